@@ -1,0 +1,97 @@
+"""The engine's typed errors: one hierarchy rooted in :class:`ReteError`.
+
+Every error leaves the session as it was before the call that raised it.
+"""
+from __future__ import annotations
+
+
+class ReteError(Exception):
+    """Base of every error the engine raises."""
+
+
+class RuleSyntaxError(ReteError):
+    """Rule text that does not parse. Carries the line and column."""
+
+    def __init__(self, message: str, line: int | None = None, column: int | None = None,
+                 source: str | None = None):
+        self.line = line
+        self.column = column
+        self.source = source
+        where = ""
+        if line is not None:
+            where = f"{source + ':' if source else ''}{line}:{column}: "
+        super().__init__(f"{where}{message}")
+
+
+class CompileError(ReteError):
+    """A production or template that cannot be compiled into the network."""
+
+    def __init__(self, message: str, rule: str | None = None):
+        self.rule = rule
+        prefix = f"rule {rule!r}: " if rule else ""
+        super().__init__(prefix + message)
+
+
+class UnknownTemplateError(CompileError):
+    pass
+
+
+class UnknownSlotError(CompileError):
+    pass
+
+
+class UnknownFunctionError(CompileError):
+    pass
+
+
+class UnboundVariableError(CompileError):
+    pass
+
+
+class DuplicateTemplateError(CompileError):
+    pass
+
+
+class DuplicateProductionError(ReteError):
+    pass
+
+
+class UnknownProductionError(ReteError):
+    pass
+
+
+class UnknownStageError(ReteError):
+    pass
+
+
+class StageCycleError(ReteError):
+    """Stage ordering constraints that form a cycle."""
+
+    def __init__(self, cycle: list[str]):
+        self.cycle = cycle
+        super().__init__("stage order has a cycle: " + " -> ".join(cycle + cycle[:1]))
+
+
+class FactError(ReteError):
+    pass
+
+
+class UnknownFactError(FactError):
+    """Retract or modify of a fact this session never had."""
+
+
+class RetractedFactError(FactError):
+    """Retract or modify of a fact that was already retracted."""
+
+
+class SlotValueError(FactError):
+    """A fact asserted with slots its template does not declare."""
+
+
+class ActionError(ReteError):
+    """An action raised while a production fired; the run was rolled back."""
+
+    def __init__(self, rule: str, cause: BaseException):
+        self.rule = rule
+        self.cause = cause
+        super().__init__(f"rule {rule!r} failed in its action: {cause!r}")

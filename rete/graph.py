@@ -1,0 +1,95 @@
+"""The compiled network as a networkx graph, as DOT text, and as counts."""
+from __future__ import annotations
+
+import networkx as nx
+
+
+def _label(node) -> str:
+    kind = getattr(node, "kind", type(node).__name__)
+    if kind == "production":
+        return f"P {node.production.name}"
+    if kind == "join":
+        eq = ", ".join(f"{s}=#{p}.{t or 'fact'}" for s, p, t in node.spec.eq)
+        return f"join {node.amem.template}" + (f" [{eq}]" if eq else "")
+    if kind in ("negative", "exists"):
+        return f"{kind} {node.amem.template}"
+    return kind
+
+
+def network_graph(session) -> nx.DiGraph:
+    """Alpha nodes, alpha memories and beta nodes with their kinds and sizes."""
+    g = nx.DiGraph()
+    ids: dict[int, str] = {}
+
+    def nid(node, prefix):
+        k = id(node)
+        if k not in ids:
+            ids[k] = f"{prefix}{len(ids)}"
+        return ids[k]
+
+    for tname, root in session.alpha_roots.items():
+        rid = nid(root, "a")
+        g.add_node(rid, kind="alpha-root", label=f"template {tname}", size=len(session.by_template.get(tname, {})))
+        stack = [root]
+        while stack:
+            n = stack.pop()
+            for slot, table in n.children.items():
+                for val, child in table.items():
+                    cid = nid(child, "a")
+                    g.add_node(cid, kind="alpha-test", label=f"{slot} == {val!r}", size=0)
+                    g.add_edge(nid(n, "a"), cid)
+                    stack.append(child)
+            for m in n.memories:
+                mid = nid(m, "am")
+                g.add_node(mid, kind="alpha-memory", label=f"amem {m.template}", size=len(m.items),
+                           indexes=len(m.indexes))
+                g.add_edge(nid(n, "a"), mid)
+    stack = [session.root]
+    seen = set()
+    while stack:
+        n = stack.pop()
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        me = nid(n, "b")
+        size = len(getattr(n, "tokens", ()) or ())
+        g.add_node(me, kind=getattr(n, "kind", "?"), label=_label(n), size=size)
+        amem = getattr(n, "amem", None)
+        if amem is not None:
+            g.add_edge(nid(amem, "am"), me)
+        for c in getattr(n, "children", ()):
+            g.add_edge(me, nid(c, "b"))
+            stack.append(c)
+        partner = getattr(n, "partner", None)
+        if partner is not None:
+            g.add_edge(nid(partner, "b"), me, kind="ncc-partner")
+    return g
+
+
+def network_stats(session) -> dict:
+    g = network_graph(session)
+    kinds: dict[str, int] = {}
+    sizes: dict[str, int] = {}
+    for _, d in g.nodes(data=True):
+        kinds[d["kind"]] = kinds.get(d["kind"], 0) + 1
+        sizes[d["kind"]] = sizes.get(d["kind"], 0) + d.get("size", 0)
+    return {"nodes": kinds, "memory_sizes": sizes, "facts": len(session.facts),
+            "productions": len(session.productions), "activations": session.agenda.live}
+
+
+def to_dot(g: nx.DiGraph) -> str:
+    shapes = {"alpha-root": "box", "alpha-test": "ellipse", "alpha-memory": "box3d",
+              "production": "doubleoctagon", "join": "diamond", "negative": "invtriangle",
+              "exists": "triangle", "ncc": "invtrapezium", "ncc-exists": "trapezium",
+              "ncc-partner": "house", "beta-memory": "box", "root": "point", "test": "hexagon"}
+    lines = ["digraph rete {", "  rankdir=TB;", '  node [fontname="Helvetica", fontsize=10];']
+    for n, d in g.nodes(data=True):
+        label = d.get("label", n).replace('"', "'")
+        if d.get("size"):
+            label += f"\\n({d['size']})"
+        lines.append(f'  {n} [label="{label}", shape={shapes.get(d.get("kind"), "box")}];')
+    for a, b, d in g.edges(data=True):
+        style = ' [style=dashed]' if d.get("kind") == "ncc-partner" else ""
+        lines.append(f"  {a} -> {b}{style};")
+    lines.append("}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,380 @@
+"""Productions as data: templates, facts, conditions, actions.
+
+These plain objects are what both the Python builder API and the rule language
+produce; the compiler (:mod:`rete.network`) turns them into a Rete network.
+
+Example::
+
+    >>> from rete.model import Template, Rule, P, V, Not, Call
+    >>> person = Template("person", ("name", "age"))
+    >>> rule = (Rule("adult", salience=5)
+    ...         .when(P("person", name=V.n, age=V.a), Test("ge", V.a, 18))
+    ...         .then(Call("print_name", V.n)))
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from .errors import SlotValueError
+
+
+# ---------------------------------------------------------------- templates
+
+
+@dataclass(frozen=True)
+class Template:
+    """A fact type with named slots. ``defaults`` fill slots an assert omits.
+
+    ``open=True`` lets facts carry extra slots beyond those declared (used for
+    pieces, whose attribute set presets extend); patterns may still only name
+    declared slots, so a typo is a compile-time error.
+    """
+
+    name: str
+    slots: tuple[str, ...]
+    defaults: Mapping[str, Any] = field(default_factory=dict)
+    doc: str = ""
+
+    def __post_init__(self):
+        object.__setattr__(self, "slots", tuple(self.slots))
+        object.__setattr__(self, "defaults", dict(self.defaults))
+        if len(set(self.slots)) != len(self.slots):
+            raise SlotValueError(f"template {self.name!r} declares a slot twice")
+        for k in self.defaults:
+            if k not in self.slots:
+                raise SlotValueError(f"template {self.name!r}: default for unknown slot {k!r}")
+
+    def extended(self, *slots: str, defaults: Mapping[str, Any] | None = None) -> "Template":
+        """A copy of this template with more slots (schema extension)."""
+        new = tuple(s for s in slots if s not in self.slots)
+        d = dict(self.defaults)
+        d.update(defaults or {})
+        return Template(self.name, self.slots + new, d, self.doc)
+
+
+# ---------------------------------------------------------------- facts
+
+
+class Fact:
+    """A working-memory element: a template name, slot values and an identity.
+
+    ``id`` is stable across :meth:`Session.modify`; ``timetag`` changes with
+    every assert or modify and drives the recency strategies.
+    """
+
+    __slots__ = ("id", "template", "values", "timetag", "alive", "tokens",
+                 "neg_results", "support", "origin", "__weakref__")
+
+    def __init__(self, fid: int, template: str, values: dict):
+        self.id = fid
+        self.template = template
+        self.values = values
+        self.timetag = 0
+        self.alive = False
+        self.tokens: dict = {}          # tokens whose last fact is this one
+        self.neg_results: list = []     # (owner token, node) pairs of negative joins
+        self.support = None             # None: unconditional; set of tokens: logical
+        self.origin = None              # (rule name, fact ids) of the asserting firing
+
+    def __getitem__(self, slot: str):
+        return self.values[slot]
+
+    def get(self, slot: str, default=None):
+        return self.values.get(slot, default)
+
+    def __repr__(self) -> str:
+        inner = " ".join(f"{k}={v!r}" for k, v in self.values.items())
+        return f"<f-{self.id} {self.template} {inner}>"
+
+
+# ---------------------------------------------------------------- variables
+
+
+class Var:
+    """A pattern variable. ``V.x`` and ``Var('x')`` are the same variable."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __eq__(self, other):
+        return isinstance(other, Var) and other.name == self.name
+
+    def __hash__(self):
+        return hash(("var", self.name))
+
+    def __repr__(self):
+        return f"?{self.name}"
+
+
+class _VarFactory:
+    def __getattr__(self, name: str) -> Var:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return Var(name)
+
+    def __call__(self, name: str) -> Var:
+        return Var(name)
+
+
+V = _VarFactory()
+
+
+# ---------------------------------------------------------------- conditions
+
+
+@dataclass(frozen=True)
+class SlotPred:
+    """A predicate on one slot evaluated at the alpha level: ``fn(value, *args)``.
+
+    ``args`` may only be constants (no variables), so the test is local to one fact.
+    """
+
+    slot: str
+    fn: str
+    args: tuple = ()
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """Match facts of ``template``; slots map to constants or :class:`Var`.
+
+    ``bind`` names a variable that holds the matched fact itself (``?p <- ...``).
+    ``preds`` are one-fact predicates (alpha tests).
+    """
+
+    template: str
+    slots: tuple[tuple[str, Any], ...] = ()
+    bind: str | None = None
+    preds: tuple[SlotPred, ...] = ()
+
+    def as_(self, name: str) -> "Pattern":
+        return Pattern(self.template, self.slots, name, self.preds)
+
+    bind_as = as_
+
+    def where(self, slot: str, fn: str, *args) -> "Pattern":
+        return Pattern(self.template, self.slots, self.bind,
+                       self.preds + (SlotPred(slot, fn, tuple(args)),))
+
+    def variables(self) -> set[str]:
+        out = {v.name for _, v in self.slots if isinstance(v, Var)}
+        if self.bind:
+            out.add(self.bind)
+        return out
+
+
+def P(template: str, _bind: str | None = None, **slots) -> Pattern:
+    """Builder shorthand: ``P('piece', type='knight', square=V.s)``.
+
+    Slot names with a dash are written with an underscore here and converted.
+    """
+    items = tuple((k.replace("_", "-") if k not in ("_bind",) else k, v) for k, v in slots.items())
+    return Pattern(template, items, _bind)
+
+
+@dataclass(frozen=True)
+class Test:
+    """A join-level test: the registered function ``fn`` called on bound values."""
+
+    fn: str
+    args: tuple = ()
+
+    def __init__(self, fn: str, *args):
+        object.__setattr__(self, "fn", fn)
+        object.__setattr__(self, "args", tuple(args))
+
+
+@dataclass(frozen=True)
+class Not:
+    """Negation of a pattern, or of a conjunction (a negated conjunction, NCC)."""
+
+    conditions: tuple
+
+    def __init__(self, *conditions):
+        object.__setattr__(self, "conditions", tuple(conditions))
+
+
+@dataclass(frozen=True)
+class Exists:
+    """True once while at least one match of the conditions exists."""
+
+    conditions: tuple
+
+    def __init__(self, *conditions):
+        object.__setattr__(self, "conditions", tuple(conditions))
+
+
+Condition = Pattern | Test | Not | Exists
+
+
+@dataclass(frozen=True)
+class Expr:
+    """A value computed by a registered function: ``Expr('add', V.n, 1)``.
+
+    Usable wherever a value is: test arguments, asserted or modified slots,
+    call arguments.
+    """
+
+    fn: str
+    args: tuple = ()
+
+    def __init__(self, fn: str, *args):
+        object.__setattr__(self, "fn", fn)
+        object.__setattr__(self, "args", tuple(args))
+
+    def variables(self) -> set[str]:
+        out = set()
+        for a in self.args:
+            if isinstance(a, Var):
+                out.add(a.name)
+            elif isinstance(a, Expr):
+                out |= a.variables()
+        return out
+
+
+# ---------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True)
+class AssertFact:
+    """Assert a fact; ``logical`` ties its life to the firing's support."""
+
+    template: str
+    slots: tuple[tuple[str, Any], ...] = ()
+    logical: bool = False
+
+
+@dataclass(frozen=True)
+class Retract:
+    var: str
+
+
+@dataclass(frozen=True)
+class Modify:
+    var: str
+    slots: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class Call:
+    """Call a registered function as ``fn(ctx, *args)``.
+
+    ``fn`` is a name; the Python builder also accepts a callable, which is
+    registered under its ``__name__`` when the production is added.
+    """
+
+    fn: Any
+    args: tuple = ()
+
+    def __init__(self, fn, *args):
+        object.__setattr__(self, "fn", fn)
+        object.__setattr__(self, "args", tuple(args))
+
+
+@dataclass(frozen=True)
+class Halt:
+    pass
+
+
+Action = AssertFact | Retract | Modify | Call | Halt
+
+
+def Assert(template: str, _logical: bool = False, **slots) -> AssertFact:
+    return AssertFact(template, tuple((k.replace("_", "-"), v) for k, v in slots.items()), _logical)
+
+
+def AssertLogical(template: str, **slots) -> AssertFact:
+    return Assert(template, True, **slots)
+
+
+def ModifyFact(var: str | Var, **slots) -> Modify:
+    name = var.name if isinstance(var, Var) else var
+    return Modify(name, tuple((k.replace("_", "-"), v) for k, v in slots.items()))
+
+
+def RetractFact(var: str | Var) -> Retract:
+    return Retract(var.name if isinstance(var, Var) else var)
+
+
+# ---------------------------------------------------------------- productions
+
+
+@dataclass(frozen=True)
+class Production:
+    """A named rule: stage, salience, conditions (LHS) and actions (RHS)."""
+
+    name: str
+    conditions: tuple
+    actions: tuple
+    stage: str = "default"
+    salience: int = 0
+    source: str = "python"
+    doc: str = ""
+    meta: Mapping[str, Any] = field(default_factory=dict)
+
+    def replace(self, **changes) -> "Production":
+        d = dict(name=self.name, conditions=self.conditions, actions=self.actions,
+                 stage=self.stage, salience=self.salience, source=self.source,
+                 doc=self.doc, meta=self.meta)
+        d.update(changes)
+        return Production(**d)
+
+
+class Rule:
+    """Fluent builder for a :class:`Production`.
+
+    >>> r = Rule("greet").when(P("person", name=V.n)).then(Call("hello", V.n)).build()
+    >>> r.name
+    'greet'
+    """
+
+    def __init__(self, name: str, stage: str = "default", salience: int = 0,
+                 doc: str = "", source: str = "python", **meta):
+        self.name = name
+        self.stage = stage
+        self.salience = salience
+        self.doc = doc
+        self.source = source
+        self.meta = meta
+        self._conds: list = []
+        self._acts: list = []
+
+    def when(self, *conditions) -> "Rule":
+        self._conds.extend(conditions)
+        return self
+
+    def then(self, *actions) -> "Rule":
+        for a in actions:
+            if callable(a) and not isinstance(a, (AssertFact, Retract, Modify, Call, Halt)):
+                a = Call(a)
+            self._acts.append(a)
+        return self
+
+    def build(self) -> Production:
+        return Production(self.name, tuple(self._conds), tuple(self._acts),
+                          self.stage, self.salience, self.source, self.doc, dict(self.meta))
+
+
+def as_production(p: "Production | Rule") -> Production:
+    return p.build() if isinstance(p, Rule) else p
+
+
+def iter_patterns(conditions: Iterable) -> Iterable[Pattern]:
+    """Every pattern in a condition list, nested ones included."""
+    for c in conditions:
+        if isinstance(c, Pattern):
+            yield c
+        elif isinstance(c, (Not, Exists)):
+            yield from iter_patterns(c.conditions)
+
+
+def slot_items(slots: Sequence | Mapping) -> tuple:
+    if isinstance(slots, Mapping):
+        return tuple(slots.items())
+    return tuple(slots)
+
+
+FunctionType = Callable[..., Any]
