@@ -59,6 +59,10 @@ KING_OFFSETS: tuple[tuple[int, int], ...] = tuple(DIRECTION_DELTAS[d] for d in C
 
 _PAWN_CAPTURE_DIRS = {WHITE: ("NW", "NE"), BLACK: ("SW", "SE")}
 _DELTA_TO_DIRECTION = {delta: d for d, delta in DIRECTION_DELTAS.items()}
+# The identity caches keep the keyed tuples alive (so an id is never reused while
+# cached); the cap stops callers that build a fresh tuple per call from growing them
+# without bound. Such callers still hit the by-value cache.
+_ID_CACHE_LIMIT = 256
 
 
 class Topology:
@@ -196,7 +200,7 @@ class Topology:
                 rows.append(tuple(row))
             table = tuple(rows)
             self._leap_cache[key] = table
-        if isinstance(offsets, tuple):
+        if isinstance(offsets, tuple) and len(self._leap_by_id) < _ID_CACHE_LIMIT:
             self._leap_by_id[id(offsets)] = (offsets, table)
         return table
 
@@ -212,7 +216,7 @@ class Topology:
             for t in targets:
                 rows[t].append(sq)
         table = tuple(tuple(r) for r in rows)
-        if isinstance(offsets, tuple):
+        if isinstance(offsets, tuple) and len(self._rev_by_id) < _ID_CACHE_LIMIT:
             self._rev_by_id[id(offsets)] = (offsets, table)
         return table
 
@@ -244,7 +248,7 @@ class Topology:
         if bounce_subset:
             plan.extend((a, diagonal) for a in DIAGONAL)
         result = tuple(plan)
-        if isinstance(directions, tuple):
+        if isinstance(directions, tuple) and len(self._plan_by_id) < _ID_CACHE_LIMIT:
             self._plan_by_id[id(directions)] = (directions, result)
         return result
 

@@ -1,0 +1,267 @@
+"""FEN in and out.
+
+:func:`parse_fen` reads a FEN into a :class:`FenPosition` and refuses anything
+malformed or inconsistent with a :class:`~chess_rules.errors.FenError` that names the
+field at fault. :meth:`FenPosition.to_fen` writes the canonical form back (castling
+letters in ``KQkq`` order, ``-`` for an empty field), so ``parse_fen(t).to_fen()`` is
+``t`` for any canonical ``t``.
+
+Variant-friendly on purpose: any number of kings (0, 1 or 2 per side) and pawns on
+any rank are accepted; several en-passant targets may be concatenated (``c3e3``);
+trailing extra fields (the Dice Chess dice, say) are returned in ``extra`` when the
+caller allows them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .errors import FenError
+from .squares import (
+    A1, A8, BLACK, E1, E8, H1, H8, KING, LETTER_TO_PIECE, PAWN, PIECE_TO_LETTER, ROOK,
+    SQUARE_NAMES, WHITE, parse_square,
+)
+
+__all__ = ["FenPosition", "parse_fen", "STARTING_FEN", "CASTLING_HOME"]
+
+STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+_SIDES = {"w": WHITE, "b": BLACK}
+_SIDE_LETTER = {WHITE: "w", BLACK: "b"}
+_CASTLING_ORDER = "KQkq"
+#: Castling letter -> (colour, king square, rook square) on the standard board.
+CASTLING_HOME: dict[str, tuple[str, int, int]] = {
+    "K": (WHITE, E1, H1),
+    "Q": (WHITE, E1, A1),
+    "k": (BLACK, E8, H8),
+    "q": (BLACK, E8, A8),
+}
+_DIGITS = "12345678"
+
+
+@dataclass
+class FenPosition:
+    """A position as FEN describes it.
+
+    Attributes:
+        placement: square -> (piece type, colour), occupied squares only.
+        turn: ``'white'`` or ``'black'``.
+        castling: the castling letters present, among ``K Q k q``.
+        ep_squares: the en-passant target squares, in the order given (usually zero
+            or one; Dice Chess and multi-move turns may hold several).
+        halfmove: the fifty-move-rule clock.
+        fullmove: the move number, from 1.
+        extra: trailing fields beyond the sixth, as text (see ``parse_fen``).
+    """
+
+    placement: dict[int, tuple[str, str]]
+    turn: str = WHITE
+    castling: frozenset[str] = frozenset()
+    ep_squares: tuple[int, ...] = ()
+    halfmove: int = 0
+    fullmove: int = 1
+    extra: tuple[str, ...] = field(default=())
+
+    def board_fen(self) -> str:
+        """The placement field alone."""
+        placement = self.placement
+        rows = []
+        for rank in range(7, -1, -1):
+            row = []
+            empty = 0
+            for sq in range(8 * rank, 8 * rank + 8):
+                piece = placement.get(sq)
+                if piece is None:
+                    empty += 1
+                    continue
+                if empty:
+                    row.append(_DIGITS[empty - 1])
+                    empty = 0
+                row.append(PIECE_TO_LETTER[piece])
+            if empty:
+                row.append(_DIGITS[empty - 1])
+            rows.append("".join(row))
+        return "/".join(rows)
+
+    def castling_fen(self) -> str:
+        """The castling field in canonical ``KQkq`` order, ``-`` when empty."""
+        return "".join(c for c in _CASTLING_ORDER if c in self.castling) or "-"
+
+    def ep_fen(self) -> str:
+        """The en-passant field: the targets concatenated, ``-`` when none."""
+        return "".join(SQUARE_NAMES[sq] for sq in self.ep_squares) or "-"
+
+    def to_fen(self) -> str:
+        """The canonical FEN text, with any extra fields appended."""
+        parts = [
+            self.board_fen(),
+            _SIDE_LETTER[self.turn],
+            self.castling_fen(),
+            self.ep_fen(),
+            str(self.halfmove),
+            str(self.fullmove),
+        ]
+        parts.extend(self.extra)
+        return " ".join(parts)
+
+    def mailbox(self) -> tuple[list, list]:
+        """``(colors, types)``: the 64-entry lists that :mod:`chess_rules.geometry`
+        reads."""
+        colors: list = [None] * 64
+        types: list = [None] * 64
+        for sq, (ptype, colour) in self.placement.items():
+            colors[sq] = colour
+            types[sq] = ptype
+        return colors, types
+
+
+def _parse_placement(text: str, fen: str) -> dict[int, tuple[str, str]]:
+    rows = text.split("/")
+    if len(rows) != 8:
+        raise FenError("placement", f"{text!r} has {len(rows)} ranks, expected 8", fen)
+    placement: dict[int, tuple[str, str]] = {}
+    for i, row in enumerate(rows):
+        rank = 7 - i
+        file = 0
+        previous_digit = False
+        for ch in row:
+            if ch in _DIGITS:
+                if previous_digit:
+                    raise FenError("placement", f"rank {rank + 1} ({row!r}) has two digits in a row", fen)
+                file += ord(ch) - 48
+                previous_digit = True
+                continue
+            piece = LETTER_TO_PIECE.get(ch)
+            if piece is None:
+                raise FenError("placement", f"unknown piece letter {ch!r} in rank {rank + 1} ({row!r})", fen)
+            if file < 8:
+                placement[file + 8 * rank] = piece
+            file += 1
+            previous_digit = False
+        if file != 8:
+            raise FenError("placement", f"rank {rank + 1} ({row!r}) covers {file} squares, expected 8", fen)
+    return placement
+
+
+def _parse_castling(text: str, placement: dict, fen: str) -> frozenset[str]:
+    if text == "-":
+        return frozenset()
+    if not text or any(c not in _CASTLING_ORDER for c in text):
+        raise FenError("castling", f"{text!r} is not a castling field", fen)
+    for c in text:
+        if text.count(c) > 1:
+            raise FenError("castling", f"{text!r} repeats {c!r}", fen)
+    for c in text:
+        colour, king_sq, rook_sq = CASTLING_HOME[c]
+        if placement.get(king_sq) != (KING, colour) or placement.get(rook_sq) != (ROOK, colour):
+            raise FenError(
+                "castling",
+                f"{c!r} needs a {colour} king on {SQUARE_NAMES[king_sq]} and a {colour} rook "
+                f"on {SQUARE_NAMES[rook_sq]}",
+                fen,
+            )
+    return frozenset(text)
+
+
+def _parse_ep(text: str, placement: dict, turn: str, strict: bool, fen: str) -> tuple[int, ...]:
+    if text == "-":
+        return ()
+    if not text or len(text) % 2:
+        raise FenError("en_passant", f"{text!r} is not '-' or a list of squares", fen)
+    squares: list[int] = []
+    for i in range(0, len(text), 2):
+        name = text[i:i + 2]
+        try:
+            sq = parse_square(name)
+        except ValueError:
+            raise FenError("en_passant", f"{name!r} is not a square", fen) from None
+        if sq in squares:
+            raise FenError("en_passant", f"{text!r} repeats {name!r}", fen)
+        squares.append(sq)
+    if not strict:
+        return tuple(squares)
+    for sq in squares:
+        name = SQUARE_NAMES[sq]
+        rank = sq >> 3
+        if rank == 2:
+            maker, pawn_sq, mover = WHITE, sq + 8, BLACK
+        elif rank == 5:
+            maker, pawn_sq, mover = BLACK, sq - 8, WHITE
+        else:
+            raise FenError("en_passant", f"{name!r} is not on rank 3 or 6", fen)
+        if turn != mover:
+            raise FenError(
+                "en_passant",
+                f"{name!r} is a target of a {maker} double push, but {turn} made the last move "
+                f"({mover} should be to move)", fen)
+        if sq in placement:
+            raise FenError("en_passant", f"{name!r} is occupied", fen)
+        if placement.get(pawn_sq) != (PAWN, maker):
+            raise FenError(
+                "en_passant",
+                f"{name!r} has no {maker} pawn on {SQUARE_NAMES[pawn_sq]} that could have made it", fen)
+    return tuple(squares)
+
+
+def _parse_count(text: str, field_name: str, minimum: int, fen: str) -> int:
+    # isdigit() alone would let through non-ASCII digits such as '²'.
+    if not (text.isascii() and text.isdigit()):
+        raise FenError(field_name, f"{text!r} is not a non-negative integer", fen)
+    value = int(text)
+    if value < minimum:
+        raise FenError(field_name, f"{text!r} is less than {minimum}", fen)
+    return value
+
+
+def parse_fen(text: str, extra_fields_allowed: int = 0, *,
+              strict_en_passant: bool = True) -> FenPosition:
+    """Parse a FEN, raising :class:`FenError` (with ``field`` set) on bad input.
+
+    Accepts the six standard fields, or the first four alone (the clocks then
+    default to ``0 1``). With ``extra_fields_allowed=k`` up to ``k`` further fields
+    may follow the sixth; they are returned as text in ``FenPosition.extra`` for the
+    caller to validate.
+
+    Checks: field count; eight ranks of eight squares each, known piece letters, no
+    two digits in a row; side ``w``/``b``; castling ``-`` or distinct letters among
+    ``KQkq``, each with its king and rook on their standard home squares (e1/h1/a1,
+    e8/h8/a8); en passant ``-`` or one or more distinct squares; clocks are
+    non-negative integers and the move number is at least 1. The number of kings and
+    the ranks of the pawns are not checked (variants differ).
+
+    With ``strict_en_passant`` (the default, FIDE) each en-passant target must be on
+    rank 3 with Black to move or rank 6 with White to move, be empty, and have the
+    pawn that made it on the square beyond. Variants whose targets live elsewhere
+    (several half-moves per turn, sprints from any rank, Dice Chess) pass False and
+    get only the syntax checked.
+    """
+    if not isinstance(text, str):
+        raise FenError("field_count", f"expected FEN text, got {type(text).__name__}")
+    fields = text.split()
+    n = len(fields)
+    if not (n == 4 or 6 <= n <= 6 + max(0, extra_fields_allowed)):
+        if extra_fields_allowed > 0:
+            expected = f"4, or 6 to {6 + extra_fields_allowed}"
+        else:
+            expected = "6 (or 4 without the clocks)"
+        raise FenError("field_count", f"{text!r} has {n} fields, expected {expected}", text)
+    placement = _parse_placement(fields[0], text)
+    turn = _SIDES.get(fields[1])
+    if turn is None:
+        raise FenError("side", f"{fields[1]!r} is not 'w' or 'b'", text)
+    castling = _parse_castling(fields[2], placement, text)
+    ep_squares = _parse_ep(fields[3], placement, turn, strict_en_passant, text)
+    if n >= 6:
+        halfmove = _parse_count(fields[4], "halfmove", 0, text)
+        fullmove = _parse_count(fields[5], "fullmove", 1, text)
+    else:
+        halfmove, fullmove = 0, 1
+    return FenPosition(
+        placement=placement,
+        turn=turn,
+        castling=castling,
+        ep_squares=ep_squares,
+        halfmove=halfmove,
+        fullmove=fullmove,
+        extra=tuple(fields[6:]),
+    )

@@ -1,0 +1,492 @@
+"""FIDE chess as named productions.
+
+Every rule of the game is one production, found by its name:
+
+generate   fide.pawn-single-push, fide.pawn-double-push, fide.pawn-capture,
+           fide.en-passant, fide.knight-move, fide.bishop-move, fide.rook-move,
+           fide.queen-move, fide.king-move, fide.castling
+filter     fide.check-resolution (no move may leave a royal piece attacked),
+           fide.king-capture-illegal, fide.game-over-no-moves
+apply      fide.capture, fide.en-passant-capture, fide.move-piece,
+           fide.castling-rook, fide.promotion
+post-move  fide.ep-target-expire, fide.ep-target-set, fide.castling-rights-king,
+           fide.castling-rights-rook, fide.castling-rights-capture,
+           fide.turn-advance, fide.check-detection
+result     fide.checkmate-win, fide.stalemate-draw, fide.insufficient-material,
+           fide.fifty-move, fide.threefold-repetition
+
+A generate-stage production matches the ``movegen`` request and the pieces it
+moves, and calls a geometry function that walks the squares; the board's
+topology is bound when the production is made, so a preset can swap in a
+production over another topology. Movement productions also declare, in their
+metadata, how the pieces they move attack a square: check detection asks the
+active productions, so a preset that changes how a piece moves changes what it
+attacks too.
+"""
+from __future__ import annotations
+
+from rete import Assert, Call, Exists, ModifyFact, Not, P, RetractFact, Rule, Test, V
+from rete.model import AssertLogical, Expr
+
+from . import geometry as geo
+from .moves import Move
+from .ruleset import RuleSet
+from .squares import SQUARE_NAMES, opposite
+from .topology import Plain
+
+PAWN_RULE_NAMES = ("fide.pawn-single-push", "fide.pawn-double-push", "fide.pawn-capture")
+
+
+# ---------------------------------------------------------------- generators
+
+
+def make_leaper_gen(piece_type: str, topo, offsets):
+    table = topo.leap_table(offsets)
+
+    def gen(ctx, p):
+        st = ctx.session.chess
+        colors = st.colors
+        v = p.values
+        sq = v["square"]
+        c = v["color"]
+        rule = ctx.pnode.production.name
+        add = st.add
+        for to in table[sq]:
+            oc = colors[to]
+            if oc is None:
+                add(Move(sq, to, None, piece_type, "normal", None, rule))
+            elif oc != c:
+                add(Move(sq, to, None, piece_type, "normal", to, rule))
+    return gen
+
+
+def make_slider_gen(piece_type: str, topo, directions, can_capture=None):
+    """A slider's generator; ``can_capture(types, sq)`` may veto a capture."""
+
+    def gen(ctx, p):
+        st = ctx.session.chess
+        colors = st.colors
+        v = p.values
+        sq = v["square"]
+        c = v["color"]
+        rule = ctx.pnode.production.name
+        add = st.add
+        for to in geo.slide_targets(colors, topo, sq, c, directions):
+            if colors[to] is None:
+                add(Move(sq, to, None, piece_type, "normal", None, rule))
+            elif can_capture is None or can_capture(st, to):
+                add(Move(sq, to, None, piece_type, "normal", to, rule))
+            else:
+                st.refuse(SQUARE_NAMES[sq] + SQUARE_NAMES[to], rule,
+                          f"a {piece_type} may not capture {st.describe(to)}")
+    return gen
+
+
+def add_pawn_move(st, frm, to, color, kind, victim, rule, ep_square=None):
+    """Add a pawn move, expanded into promotions on the last rank."""
+    if geo.is_promotion_square(to, color):
+        for pt in st.promotion_types:
+            st.add(Move(frm, to, pt, "pawn", kind, victim, rule))
+    else:
+        st.add(Move(frm, to, None, "pawn", kind, victim, rule, ep_square=ep_square))
+
+
+def make_pawn_single_gen(topo):
+    def gen(ctx, p):
+        st = ctx.session.chess
+        v = p.values
+        sq, c = v["square"], v["color"]
+        to = geo.pawn_push_square(topo, sq, c)
+        if to is not None:
+            if st.colors[to] is None:
+                add_pawn_move(st, sq, to, c, "normal", None, ctx.pnode.production.name)
+            else:
+                st.refuse(SQUARE_NAMES[sq] + SQUARE_NAMES[to], ctx.pnode.production.name,
+                          f"{SQUARE_NAMES[to]} is occupied (pawns push only to empty squares)")
+    return gen
+
+
+def make_pawn_double_gen(topo, any_rank: bool = False):
+    def gen(ctx, p):
+        st = ctx.session.chess
+        v = p.values
+        sq, c = v["square"], v["color"]
+        rule = ctx.pnode.production.name
+        if not any_rank and (v["moved"] or not geo.is_pawn_home_square(sq, c)):
+            return
+        mid = geo.pawn_push_square(topo, sq, c)
+        if mid is None:
+            return
+        to = geo.pawn_push_square(topo, mid, c)
+        if to is None:
+            return
+        colors = st.colors
+        if colors[mid] is None and colors[to] is None:
+            add_pawn_move(st, sq, to, c, "double-push", None, rule, ep_square=mid)
+        else:
+            blocked = mid if colors[mid] is not None else to
+            st.refuse(SQUARE_NAMES[sq] + SQUARE_NAMES[to], rule,
+                      f"{SQUARE_NAMES[blocked]} is occupied")
+    return gen
+
+
+def make_pawn_capture_gen(topo):
+    def gen(ctx, p):
+        st = ctx.session.chess
+        colors = st.colors
+        v = p.values
+        sq, c = v["square"], v["color"]
+        rule = ctx.pnode.production.name
+        for to in geo.pawn_capture_squares(topo, sq, c):
+            oc = colors[to]
+            if oc is not None and oc != c:
+                add_pawn_move(st, sq, to, c, "normal", to, rule)
+            elif oc is None:
+                st.refuse(SQUARE_NAMES[sq] + SQUARE_NAMES[to], rule,
+                          f"a pawn moves diagonally only to capture, and {SQUARE_NAMES[to]} is empty")
+    return gen
+
+
+def make_ep_gen(topo):
+    def gen(ctx, ep, color):
+        st = ctx.session.chess
+        v = ep.values
+        target, victim = v["square"], v["pawn"]
+        if st.types[victim] != "pawn" or st.colors[victim] == color or st.colors[target] is not None:
+            return
+        rule = ctx.pnode.production.name
+        for s in topo.pawn_attackers[color][target]:
+            if st.types[s] == "pawn" and st.colors[s] == color:
+                st.add(Move(s, target, None, "pawn", "en-passant", victim, rule))
+    return gen
+
+
+def castle_gen(ctx, right, color):
+    """Castling: the right, the king and rook at home, an empty path and, for a
+    royal king, no attacked square from its start to its destination."""
+    st = ctx.session.chess
+    v = right.values
+    kf, kt, rf, rt = v["king-from"], v["king-to"], v["rook-from"], v["rook-to"]
+    rule = ctx.pnode.production.name
+    uci = SQUARE_NAMES[kf] + SQUARE_NAMES[kt]
+    colors, types = st.colors, st.types
+    if types[kf] != "king" or colors[kf] != color or types[rf] != "rook" or colors[rf] != color:
+        st.refuse(uci, rule, "the king and rook are not on their castling squares")
+        return
+    lo = min(kf, kt, rf, rt)
+    hi = max(kf, kt, rf, rt)
+    for s in range(lo, hi + 1):
+        if s not in (kf, rf) and colors[s] is not None:
+            st.refuse(uci, rule, f"{SQUARE_NAMES[s]} is not empty")
+            return
+    if "king" in st.royal[color]:
+        opp = opposite(color)
+        step = 1 if kt > kf else -1
+        for s in range(kf, kt + step, step):
+            if s == kf:
+                colors2, types2 = colors, types
+            else:
+                colors2 = colors[:]
+                types2 = types[:]
+                colors2[kf] = types2[kf] = None
+                colors2[s], types2[s] = color, "king"
+            if st.attacked(colors2, types2, s, opp):
+                what = "the king is in check" if s == kf else \
+                    f"{SQUARE_NAMES[s]} is attacked"
+                st.refuse(uci, rule, what)
+                return
+    st.add(Move(kf, kt, None, "king", "castle", None, rule, rook_from=rf, rook_to=rt))
+
+
+# ---------------------------------------------------------------- filters
+
+
+def filter_self_check(ctx, color):
+    """Drop every candidate that leaves one of the mover's royal pieces attacked."""
+    st = ctx.session.chess
+    rule = ctx.pnode.production.name
+    for u, m in list(st.candidates.items()):
+        s = st.exposes_royal(m, color)
+        if s is not None:
+            if st.refusals is not None:
+                colors, types = st.simulate(m)
+                att = st.attackers(colors, types, s, opposite(color))
+                by = ", ".join(f"the {types[a]} on {SQUARE_NAMES[a]}" for a in att)
+                reason = f"it leaves the {types[s]} on {SQUARE_NAMES[s]} attacked" + \
+                    (f" by {by}" if by else "")
+            else:
+                reason = ""
+            st.drop(u, rule, reason)
+
+
+def filter_royal_capture(ctx, color):
+    st = ctx.session.chess
+    royal = st.royal[opposite(color)]
+    rule = ctx.pnode.production.name
+    for u, m in list(st.candidates.items()):
+        if m.victim is not None and st.types[m.victim] in royal:
+            st.drop(u, rule, f"a royal piece ({st.describe(m.victim)}) is never captured")
+
+
+def filter_game_over(ctx, result):
+    st = ctx.session.chess
+    rule = ctx.pnode.production.name
+    why = f"the game is over ({result.values['reason']})"
+    for u in list(st.candidates):
+        st.drop(u, rule, why)
+
+
+# ---------------------------------------------------------------- apply and post-move
+
+
+def sim_capture(st, colors, types, m):
+    if m.victim is not None:
+        colors[m.victim] = None
+        types[m.victim] = None
+
+
+def sim_move_piece(st, colors, types, m):
+    colors[m.to] = colors[m.frm]
+    types[m.to] = types[m.frm]
+    if m.to != m.frm:
+        colors[m.frm] = None
+        types[m.frm] = None
+
+
+def sim_castling_rook(st, colors, types, m):
+    if m.kind == "castle":
+        c = st.colors[m.rook_from]
+        if colors[m.rook_from] == c and types[m.rook_from] == "rook":
+            colors[m.rook_from] = types[m.rook_from] = None
+        colors[m.rook_to], types[m.rook_to] = c, "rook"
+
+
+def sim_promotion(st, colors, types, m):
+    if m.promo:
+        types[m.to] = m.promo
+
+
+def turn_advance(ctx, game, move):
+    """Hand the turn over; keep the fifty-move clock and the move number."""
+    v = game.values
+    mv = move.values
+    c = mv["color"]
+    half = 0 if mv["piece"] == "pawn" or mv["capture"] else v["halfmove"] + 1
+    ctx.session.modify(game, {"turn": opposite(c), "halfmove": half,
+                              "fullmove": v["fullmove"] + (1 if c == "black" else 0)})
+
+
+def detect_check(ctx, game):
+    """Assert a ``check`` fact for each royal piece of the side to move under attack."""
+    s = ctx.session
+    st = s.chess
+    color = game.values["turn"]
+    for f in s.facts_of("check"):
+        s.retract(f)
+    opp = opposite(color)
+    colors, types = st.colors, st.types
+    for sq in st.royal_squares(colors, types, color):
+        if st.attacked(colors, types, sq, opp):
+            s.assert_fact("check", color=color, square=sq, attackers=None)
+
+
+# ---------------------------------------------------------------- result
+
+
+def insufficient_material(ctx, status):
+    """Dead positions by material: K v K, K+minor v K, K+B v K+B with same-coloured bishops."""
+    st = ctx.session.chess
+    pieces = [(st.types[s], st.colors[s], s) for s in range(64) if st.types[s]]
+    kinds = [t for t, _, _ in pieces if t != "king"]
+    if any(t in ("pawn", "rook", "queen") for t in kinds):
+        return
+    dead = False
+    if len(kinds) <= 1:
+        dead = True
+    elif all(t == "bishop" for t in kinds):
+        shades = {(s % 8 + s // 8) % 2 for t, _, s in pieces if t == "bishop"}
+        dead = len(shades) == 1
+    if dead:
+        ctx.assert_logical("result", winner="draw", reason="insufficient material")
+
+
+def threefold(ctx, status):
+    game = ctx.session.chess.game
+    if game is not None and game.repetitions() >= 3:
+        ctx.assert_logical("result", winner="draw", reason="threefold repetition")
+
+
+# ---------------------------------------------------------------- the rule set
+
+
+def mover(name, piece_type, gen, attacks, doc, group="fide"):
+    """A generate-stage production moving every ``piece_type`` of the side to move."""
+    return Rule(name, stage="generate", doc=doc, attacks=attacks, **{"attack-group": group}) \
+        .when(P("movegen", color=V.c), P("piece", type=piece_type, color=V.c).as_("p")) \
+        .then(Call(gen, V.p))
+
+
+def movement_rules(topo, group="fide"):
+    """The ten movement productions over a topology (FIDE uses the plain board)."""
+    fn = {}
+    out = []
+
+    def reg(name, f):
+        fn[name] = f
+        return name
+
+    out.append(mover("fide.pawn-single-push", "pawn",
+                     reg(f"gen.pawn-single.{topo.name}", make_pawn_single_gen(topo)), None,
+                     "A pawn steps one square forward to an empty square.", group))
+    out.append(mover("fide.pawn-double-push", "pawn",
+                     reg(f"gen.pawn-double.{topo.name}", make_pawn_double_gen(topo)), None,
+                     "An unmoved pawn on its home rank advances two squares through an empty one.",
+                     group))
+    out.append(mover("fide.pawn-capture", "pawn",
+                     reg(f"gen.pawn-capture.{topo.name}", make_pawn_capture_gen(topo)),
+                     lambda c, t, sq, by, topo=topo: geo.attacked_by_pawn(c, t, topo, sq, by),
+                     "A pawn captures one square diagonally forward.", group))
+    out.append(mover("fide.knight-move", "knight",
+                     reg(f"gen.knight.{topo.name}", make_leaper_gen("knight", topo, geo.KNIGHT_OFFSETS)),
+                     lambda c, t, sq, by, topo=topo: geo.attacked_by_leaper(
+                         c, t, topo, sq, by, "knight", geo.KNIGHT_OFFSETS),
+                     "A knight leaps (1,2) to a square not held by its own side.", group))
+    for ptype, dirs, doc in (("bishop", geo.BISHOP_DIRS, "A bishop slides diagonally."),
+                             ("rook", geo.ROOK_DIRS, "A rook slides along ranks and files."),
+                             ("queen", geo.QUEEN_DIRS, "A queen slides in all eight directions.")):
+        out.append(mover(f"fide.{ptype}-move", ptype,
+                         reg(f"gen.{ptype}.{topo.name}", make_slider_gen(ptype, topo, dirs)),
+                         lambda c, t, sq, by, topo=topo, pt=(ptype,), d=dirs:
+                             geo.attacked_by_slider(c, t, topo, sq, by, pt, d),
+                         doc, group))
+    out.append(mover("fide.king-move", "king",
+                     reg(f"gen.king.{topo.name}", make_leaper_gen("king", topo, geo.KING_OFFSETS)),
+                     lambda c, t, sq, by, topo=topo: geo.attacked_by_leaper(
+                         c, t, topo, sq, by, "king", geo.KING_OFFSETS),
+                     "A king steps one square in any direction.", group))
+    out.append(Rule("fide.en-passant", stage="generate",
+                    doc="A pawn takes a pawn that just made a double step, on the skipped square.")
+               .when(P("movegen", color=V.c), P("ep", by=V.o).as_("e"), Test("ne", V.o, V.c))
+               .then(Call(reg(f"gen.en-passant.{topo.name}", make_ep_gen(topo)), V.e, V.c)))
+    return out, fn
+
+
+def fide_rules() -> RuleSet:
+    """Standard chess as a rule set."""
+    rs = RuleSet("fide")
+    topo = Plain()
+    rs.topology = topo
+    rs.fide_attacks = lambda c, t, sq, by, topo=topo: geo.is_attacked_fide(c, t, topo, sq, by)
+    prods, fns = movement_rules(topo)
+    rs.functions.update(fns)
+    for fname, f in {
+        "castle": castle_gen, "filter-self-check": filter_self_check,
+        "filter-royal-capture": filter_royal_capture, "filter-game-over": filter_game_over,
+        "turn-advance": turn_advance, "detect-check": detect_check,
+        "insufficient-material": insufficient_material, "threefold": threefold,
+        "opposite": opposite,
+    }.items():
+        rs.functions[fname] = f
+    for p in prods:
+        rs.add(p, "fide")
+
+    rules = [
+        Rule("fide.castling", stage="generate",
+             doc="King and rook castle: both unmoved (the right stands), the squares between "
+                 "them empty, and a royal king neither in check nor passing through or "
+                 "landing on an attacked square.")
+        .when(P("movegen", color=V.c), P("castling", color=V.c).as_("r"))
+        .then(Call("castle", V.r, V.c)),
+
+        Rule("fide.check-resolution", stage="filter", salience=10,
+             doc="No move may leave one of the mover's royal pieces attacked.")
+        .when(P("movegen", color=V.c), Exists(P("royal", color=V.c)))
+        .then(Call("filter-self-check", V.c)),
+        Rule("fide.king-capture-illegal", stage="filter", salience=20,
+             doc="A royal piece is never captured.")
+        .when(P("movegen", color=V.c), Exists(P("royal", color=V.o), Test("ne", V.o, V.c)))
+        .then(Call("filter-royal-capture", V.c)),
+        Rule("fide.game-over-no-moves", stage="filter", salience=100,
+             doc="Once the game is decided there are no legal moves.")
+        .when(P("movegen", color=V.c), P("result").as_("r"))
+        .then(Call("filter-game-over", V.r)),
+
+        Rule("fide.capture", stage="apply", salience=20, simulate=sim_capture,
+             doc="A piece moving onto an enemy piece removes it.")
+        .when(P("move", to=V.t, color=V.c, kind="normal"),
+              P("piece", square=V.t, color=V.vc).as_("v"), Test("ne", V.vc, V.c))
+        .then(RetractFact("v")),
+        Rule("fide.en-passant-capture", stage="apply", salience=20,
+             doc="En passant removes the pawn that made the double step.")
+        .when(P("move", kind="en-passant", victim=V.s), P("piece", square=V.s).as_("v"))
+        .then(RetractFact("v")),
+        Rule("fide.move-piece", stage="apply", salience=10, simulate=sim_move_piece,
+             doc="The moving piece goes to its destination.")
+        .when(P("move", **{"from": V.f}, to=V.t), P("piece", square=V.f).as_("p"))
+        .then(ModifyFact("p", square=V.t, moved=True)),
+        Rule("fide.castling-rook", stage="apply", salience=10, simulate=sim_castling_rook,
+             doc="Castling moves the rook to the square the king crossed.")
+        .when(P("move", kind="castle", rook_from=V.rf, rook_to=V.rt),
+              P("piece", square=V.rf, type="rook").as_("r"))
+        .then(ModifyFact("r", square=V.rt, moved=True)),
+        Rule("fide.promotion", stage="apply", salience=5, simulate=sim_promotion,
+             doc="A pawn reaching the last rank becomes the piece chosen.")
+        .when(P("move", to=V.t, promo=V.pt, color=V.c), Test("ne", V.pt, None),
+              P("piece", square=V.t, color=V.c, type="pawn").as_("p"))
+        .then(ModifyFact("p", type=V.pt)),
+
+        Rule("fide.ep-target-expire", stage="post-move", salience=30,
+             doc="An en-passant target lives for one opponent move.")
+        .when(P("move", color=V.c), P("ep", by=V.o).as_("e"), Test("ne", V.o, V.c))
+        .then(RetractFact("e")),
+        Rule("fide.ep-target-set", stage="post-move", salience=20,
+             doc="A double step leaves an en-passant target on the skipped square.")
+        .when(P("move", kind="double-push", to=V.t, color=V.c, ep_square=V.s))
+        .then(Assert("ep", square=V.s, pawn=V.t, by=V.c)),
+        Rule("fide.castling-rights-king", stage="post-move", salience=20,
+             doc="A king that moves loses both castling rights.")
+        .when(P("move", **{"from": V.f}), P("castling", king_from=V.f).as_("r"))
+        .then(RetractFact("r")),
+        Rule("fide.castling-rights-rook", stage="post-move", salience=20,
+             doc="A rook that moves loses its castling right.")
+        .when(P("move", **{"from": V.f}), P("castling", rook_from=V.f).as_("r"))
+        .then(RetractFact("r")),
+        Rule("fide.castling-rights-capture", stage="post-move", salience=20,
+             doc="A rook captured on its home square takes its castling right with it.")
+        .when(P("move", to=V.t), P("castling", rook_from=V.t).as_("r"))
+        .then(RetractFact("r")),
+        Rule("fide.turn-advance", stage="post-move", salience=0,
+             doc="The turn passes to the other side; the fifty-move clock and move number advance.")
+        .when(P("move", color=V.c).as_("m"), P("game", turn=V.c).as_("g"))
+        .then(Call("turn-advance", V.g, V.m)),
+        Rule("fide.check-detection", stage="post-move", salience=-10,
+             doc="A royal piece of the side to move that stands attacked is in check.")
+        .when(P("game").as_("g"))
+        .then(Call("detect-check", V.g)),
+    ]
+    rules.append(Rule("fide.checkmate-win", stage="result", salience=50,
+                      doc="A side to move in check with no legal move is checkmated and loses.")
+                 .when(P("status", color=V.c, moves=0), Exists(P("check", color=V.c)),
+                       Not(P("result")))
+                 .then(AssertLogical("result", winner=Expr("opposite", V.c), reason="checkmate")))
+    rules += [
+        Rule("fide.stalemate-draw", stage="result", salience=40,
+             doc="A side to move with no legal move and not in check is stalemated: a draw.")
+        .when(P("status", color=V.c, moves=0), Not(P("check", color=V.c)), Not(P("result")))
+        .then(AssertLogical("result", winner="draw", reason="stalemate")),
+        Rule("fide.insufficient-material", stage="result", salience=30,
+             doc="A position where no sequence of moves can mate is drawn.")
+        .when(P("status").as_("s"), Not(P("result")))
+        .then(Call("insufficient-material", V.s)),
+        Rule("fide.fifty-move", stage="result", salience=20,
+             doc="Fifty moves by each side with no pawn move or capture: a draw.")
+        .when(P("status"), P("game", halfmove=V.h), Test("ge", V.h, 100), Not(P("result")))
+        .then(AssertLogical("result", winner="draw", reason="fifty-move rule")),
+        Rule("fide.threefold-repetition", stage="result", salience=10,
+             doc="The same position for the third time: a draw.")
+        .when(P("status").as_("s"), Not(P("result")))
+        .then(Call("threefold", V.s)),
+    ]
+    for r in rules:
+        rs.add(r, "fide")
+    return rs

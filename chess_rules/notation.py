@@ -1,0 +1,326 @@
+"""Move notation: UCI, SAN and PGN.
+
+These functions know no rules. The caller supplies what only a rule set can know
+(the legal moves of the position, which piece moves, whether a move captures,
+castles, checks or mates) as :class:`MoveInfo` tuples, and gets text back, or the
+legal move that a text names.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable, Iterable, NamedTuple, Sequence
+
+from .errors import MoveParseError
+from .squares import FILE_NAMES, KING, PAWN, PIECE_LETTER, RANK_NAMES, SQUARE_NAMES
+
+__all__ = [
+    "MoveInfo", "parse_uci", "format_uci", "PROMOTION_LETTERS",
+    "move_to_san", "parse_san", "san_to_uci",
+    "game_to_pgn", "SEVEN_TAG_ROSTER", "PGN_RESULTS",
+]
+
+#: UCI promotion letter -> piece type ('k' is for suicide chess).
+PROMOTION_LETTERS: dict[str, str] = {
+    "n": "knight", "b": "bishop", "r": "rook", "q": "queen", "k": "king",
+}
+_PROMOTION_LETTER_OF = {t: letter for letter, t in PROMOTION_LETTERS.items()}
+_LETTER_TO_TYPE = {letter: t for t, letter in PIECE_LETTER.items()}
+
+_UCI_RE = re.compile(r"([a-h][1-8])([a-h][1-8])([nbrqkNBRQK]?)")
+
+
+class MoveInfo(NamedTuple):
+    """What SAN needs to know about one legal move.
+
+    ``is_castling`` may be left None: a king moving two files along its rank from
+    the e-file is then taken to castle. ``gives_check`` and ``gives_mate`` matter
+    only for the move being written; in a ``legal`` list they are ignored, so the
+    caller need not compute them for every move.
+    """
+
+    from_sq: int
+    to_sq: int
+    promotion: str | None = None
+    piece_type: str = PAWN
+    is_capture: bool = False
+    is_castling: bool | None = None
+    gives_check: bool = False
+    gives_mate: bool = False
+
+    @property
+    def uci(self) -> str:
+        """The move in UCI (``e7e8q``)."""
+        return format_uci(self.from_sq, self.to_sq, self.promotion)
+
+
+# ---------------------------------------------------------------------------------
+# UCI
+# ---------------------------------------------------------------------------------
+
+
+def parse_uci(text: str) -> tuple[int, int, str | None]:
+    """``'e7e8q' -> (52, 60, 'queen')``; ``'e2e4' -> (12, 28, None)``.
+
+    Promotion letters are n b r q k (k for suicide chess; either case is read).
+    Raises :class:`MoveParseError` for anything else, the null move ``0000``
+    included.
+    """
+    if not isinstance(text, str):
+        raise MoveParseError(text, "UCI text must be a string")
+    m = _UCI_RE.fullmatch(text)
+    if m is None:
+        raise MoveParseError(text, "not a UCI move (expected e.g. 'e2e4' or 'e7e8q')")
+    from_name, to_name, promo = m.groups()
+    if from_name == to_name:
+        raise MoveParseError(text, "origin and destination are the same square")
+    promotion = PROMOTION_LETTERS[promo.lower()] if promo else None
+    return SQUARE_NAMES.index(from_name), SQUARE_NAMES.index(to_name), promotion
+
+
+def format_uci(from_sq: int, to_sq: int, promotion: str | None = None) -> str:
+    """``(52, 60, 'queen') -> 'e7e8q'``."""
+    text = SQUARE_NAMES[from_sq] + SQUARE_NAMES[to_sq]
+    if promotion:
+        text += _PROMOTION_LETTER_OF[promotion]
+    return text
+
+
+# ---------------------------------------------------------------------------------
+# SAN
+# ---------------------------------------------------------------------------------
+
+
+def _castles(m: MoveInfo) -> bool:
+    if m.is_castling is not None:
+        return m.is_castling
+    f, t = m.from_sq, m.to_sq
+    return (m.piece_type == KING and f & 7 == 4 and f >> 3 == t >> 3
+            and abs((t & 7) - 4) == 2)
+
+
+def _entries(legal: Iterable, piece_type_at: Callable[[int], str] | None) -> list[MoveInfo]:
+    """Normalise ``legal`` to MoveInfo: bare (from, to, promo) tuples take their
+    piece type from ``piece_type_at``."""
+    out = []
+    for e in legal:
+        if isinstance(e, MoveInfo):
+            if piece_type_at is not None:
+                e = e._replace(piece_type=piece_type_at(e.from_sq))
+            out.append(e)
+        else:
+            if piece_type_at is None:
+                raise TypeError("bare (from, to, promotion) moves need piece_type_at")
+            f, t, p = e
+            out.append(MoveInfo(f, t, p, piece_type_at(f)))
+    return out
+
+
+def move_to_san(move: MoveInfo, legal: Iterable,
+                piece_type_at: Callable[[int], str] | None = None) -> str:
+    """SAN of ``move`` (a :class:`MoveInfo`) in a position whose legal moves are
+    ``legal``.
+
+    ``legal`` holds MoveInfo tuples, or bare ``(from, to, promotion)`` tuples when
+    ``piece_type_at(square)`` is given to tell the mover's type; only the legal
+    moves of the moving piece's type to the same square matter (for
+    disambiguation), so a caller may pass just those. The result follows
+    python-chess exactly: ``O-O``/``O-O-O`` for castling, file-letter pawn captures,
+    ``=Q`` promotions, file, then rank, then square disambiguation, ``+``/``#``.
+    """
+    if _castles(move):
+        san = "O-O" if (move.to_sq & 7) > (move.from_sq & 7) else "O-O-O"
+    else:
+        ptype = move.piece_type
+        frm, to = move.from_sq, move.to_sq
+        if ptype == PAWN:
+            san = FILE_NAMES[frm & 7] + "x" if move.is_capture else ""
+        else:
+            san = PIECE_LETTER[ptype]
+            others = set()
+            for e in _entries(legal, piece_type_at):
+                if e.to_sq == to and e.from_sq != frm and e.piece_type == ptype:
+                    others.add(e.from_sq)
+            if others:
+                # A rival on the same rank forces the file; one on the same file
+                # forces the rank; otherwise the file alone suffices.
+                column = any(s >> 3 == frm >> 3 for s in others)
+                row = any(s & 7 == frm & 7 for s in others)
+                if not row:
+                    column = True
+                if column:
+                    san += FILE_NAMES[frm & 7]
+                if row:
+                    san += RANK_NAMES[frm >> 3]
+            if move.is_capture:
+                san += "x"
+        san += SQUARE_NAMES[to]
+        if move.promotion:
+            san += "=" + PIECE_LETTER[move.promotion]
+    if move.gives_mate:
+        san += "#"
+    elif move.gives_check:
+        san += "+"
+    return san
+
+
+_SAN_RE = re.compile(r"([NBKRQ])?([a-h])?([1-8])?[-x]?([a-h][1-8])(=?[nbrqkNBRQK])?")
+_CASTLE_RE = re.compile(r"(O-O-O|0-0-0|O-O|0-0)")
+_SUFFIX_RE = re.compile(r"[+#]?[!?]*\Z")
+
+
+def parse_san(san: str, legal: Iterable,
+              piece_type_at: Callable[[int], str] | None = None) -> MoveInfo:
+    """The legal move that ``san`` names, as the matching element of ``legal``
+    (MoveInfo tuples; bare tuples with ``piece_type_at`` as in :func:`move_to_san`).
+
+    Accepts SAN with or without ``+``/``#`` (and trailing ``!``/``?``), promotions
+    written ``=Q`` or ``Q`` (either case), castling with letter O or zero, optional
+    ``x``/``-``, and over-specified origins (``Ng1f3``, ``e2e4``). A pawn move
+    without an origin file must stay on its file (``e4``; a capture needs ``exd5``).
+    Raises :class:`MoveParseError` saying why: unreadable, no legal move matches, or
+    ambiguous (listing the candidates).
+    """
+    if not isinstance(san, str):
+        raise MoveParseError(san, "SAN must be a string")
+    text = san.strip()
+    suffix = _SUFFIX_RE.search(text)
+    body = text[:suffix.start()] if suffix else text
+    entries = _entries(legal, piece_type_at)
+
+    castle = _CASTLE_RE.fullmatch(body)
+    if castle:
+        long = len(castle.group(1)) == 5
+        matches = [e for e in entries if _castles(e)
+                   and ((e.to_sq & 7) < (e.from_sq & 7)) == long]
+        if not matches:
+            raise MoveParseError(san, f"no legal move matches: {'queen' if long else 'king'}side castling is not legal")
+        if len(matches) > 1:
+            raise MoveParseError(san, "ambiguous: matches " + ", ".join(e.uci for e in matches))
+        return matches[0]
+
+    m = _SAN_RE.fullmatch(body)
+    if m is None:
+        raise MoveParseError(san, "not SAN")
+    letter, from_file, from_rank, to_name, promo = m.groups()
+    to_sq = SQUARE_NAMES.index(to_name)
+    promotion = PROMOTION_LETTERS[promo[-1].lower()] if promo else None
+    file_idx = FILE_NAMES.index(from_file) if from_file else None
+    rank_idx = RANK_NAMES.index(from_rank) if from_rank else None
+    if letter:
+        ptype: str | None = _LETTER_TO_TYPE[letter]
+    elif file_idx is not None and rank_idx is not None:
+        ptype = None  # a fully specified origin names any piece
+    else:
+        ptype = PAWN
+        if file_idx is None:
+            file_idx = to_sq & 7
+
+    matches = []
+    for e in entries:
+        if e.to_sq != to_sq or e.promotion != promotion:
+            continue
+        if ptype is not None and e.piece_type != ptype:
+            continue
+        if file_idx is not None and e.from_sq & 7 != file_idx:
+            continue
+        if rank_idx is not None and e.from_sq >> 3 != rank_idx:
+            continue
+        matches.append(e)
+    if not matches:
+        if promotion is None and any(
+                e.to_sq == to_sq and e.promotion and (ptype is None or e.piece_type == ptype)
+                and (file_idx is None or e.from_sq & 7 == file_idx)
+                and (rank_idx is None or e.from_sq >> 3 == rank_idx) for e in entries):
+            raise MoveParseError(san, "no legal move matches: the promotion piece is missing")
+        raise MoveParseError(san, "no legal move matches")
+    if len(matches) > 1:
+        raise MoveParseError(san, "ambiguous: matches " + ", ".join(e.uci for e in matches))
+    return matches[0]
+
+
+def san_to_uci(san: str, legal: Iterable,
+               piece_type_at: Callable[[int], str] | None = None) -> str:
+    """The UCI text of the legal move that ``san`` names (see :func:`parse_san`)."""
+    return parse_san(san, legal, piece_type_at).uci
+
+
+# ---------------------------------------------------------------------------------
+# PGN
+# ---------------------------------------------------------------------------------
+
+SEVEN_TAG_ROSTER: tuple[tuple[str, str], ...] = (
+    ("Event", "?"), ("Site", "?"), ("Date", "????.??.??"), ("Round", "?"),
+    ("White", "?"), ("Black", "?"), ("Result", "*"),
+)
+PGN_RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+_LINE_WIDTH = 80
+
+
+def _tag_value(value) -> str:
+    text = " ".join(str(value).split())  # a tag value is one line
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def game_to_pgn(headers: dict, san_moves: Sequence[str], result: str = "*",
+                start_fen: str | None = None) -> str:
+    """A PGN game: tags, then numbered movetext ending in ``result``.
+
+    Tags come in the seven-tag-roster order (Event, Site, Date, Round, White, Black,
+    Result; ``?``/``????.??.??`` where ``headers`` gives none, Result always from
+    ``result``), then ``SetUp "1"`` and ``FEN`` when ``start_fen`` is given, then the
+    remaining ``headers`` in their own order. Move numbers start from the FEN's
+    full-move number; with Black to move the first move is written ``12... e5``.
+    Movetext lines are wrapped at 80 columns. The text ends with a newline.
+    """
+    if result not in PGN_RESULTS:
+        raise ValueError(f"result must be one of {', '.join(PGN_RESULTS)}, not {result!r}")
+    lines = []
+    roster = {name for name, _ in SEVEN_TAG_ROSTER}
+    for name, default in SEVEN_TAG_ROSTER:
+        value = result if name == "Result" else headers.get(name, default)
+        lines.append(f'[{name} "{_tag_value(value)}"]')
+    skip = set(roster)
+    if start_fen is not None:
+        lines.append('[SetUp "1"]')
+        lines.append(f'[FEN "{_tag_value(start_fen)}"]')
+        skip |= {"SetUp", "FEN"}
+    for name, value in headers.items():
+        if name in skip:
+            continue
+        if not re.fullmatch(r"[A-Za-z0-9_]+", str(name)):
+            raise ValueError(f"not a PGN tag name: {name!r}")
+        lines.append(f'[{name} "{_tag_value(value)}"]')
+
+    white_to_move, number = True, 1
+    if start_fen is not None:
+        fields = start_fen.split()
+        if len(fields) > 1:
+            white_to_move = fields[1] != "b"
+        if len(fields) > 5 and fields[5].isascii() and fields[5].isdigit():
+            number = max(1, int(fields[5]))
+
+    tokens = []
+    for i, san in enumerate(san_moves):
+        if not san or any(c.isspace() for c in san):
+            raise ValueError(f"not a SAN move: {san!r}")
+        if white_to_move:
+            tokens.append(f"{number}.")
+        elif i == 0:
+            tokens.append(f"{number}...")
+        tokens.append(san)
+        if not white_to_move:
+            number += 1
+        white_to_move = not white_to_move
+    tokens.append(result)
+
+    movetext: list[str] = []
+    line = ""
+    for token in tokens:
+        if line and len(line) + 1 + len(token) > _LINE_WIDTH:
+            movetext.append(line)
+            line = token
+        else:
+            line = f"{line} {token}" if line else token
+    movetext.append(line)
+    return "\n".join(lines) + "\n\n" + "\n".join(movetext) + "\n"

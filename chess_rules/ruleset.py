@@ -1,0 +1,118 @@
+"""A rule set: the productions of a game before they are compiled.
+
+FIDE chess is one :class:`RuleSet`; presets and user rule files add, remove
+and replace productions by name on a copy of it. ``build()`` compiles the
+result into a fresh :class:`rete.Session`.
+
+>>> from chess_rules.fide import fide_rules
+>>> rs = fide_rules()
+>>> "fide.knight-move" in rs.productions
+True
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any, Callable, Iterable
+
+from rete import Production, Rule, Session, Template
+from rete.model import as_production
+
+from .errors import ChessError
+from .schema import STAGES, TEMPLATES
+from .topology import Plain
+
+
+class RuleSetError(ChessError):
+    """A production added twice, removed or replaced when it is not there."""
+
+
+class RuleSet:
+    def __init__(self, name: str = "custom"):
+        self.name = name
+        self.productions: dict[str, Production] = {}
+        self.origin: dict[str, str] = {}
+        self.functions: dict[str, Callable] = {}
+        self.templates: dict[str, Template] = {t.name: t for t in TEMPLATES}
+        self.stages: list[str] = list(STAGES)
+        self.extra_stages: list[tuple[str, tuple, tuple]] = []
+        self.royal_types: dict[str, tuple[str, ...]] = {"white": ("king",), "black": ("king",)}
+        self.topology = Plain()
+        self.fide_attacks: Callable | None = None
+        self.config: dict[str, Any] = {}
+        self.presets: list[str] = []
+        self.setup_hooks: list[Callable] = []     # fn(game) after a position is loaded
+        self.history: list[tuple[str, str, str]] = []  # (op, production, origin)
+
+    def copy(self) -> "RuleSet":
+        new = copy.copy(self)
+        new.productions = dict(self.productions)
+        new.origin = dict(self.origin)
+        new.functions = dict(self.functions)
+        new.templates = dict(self.templates)
+        new.stages = list(self.stages)
+        new.extra_stages = list(self.extra_stages)
+        new.royal_types = dict(self.royal_types)
+        new.config = copy.deepcopy(self.config)
+        new.presets = list(self.presets)
+        new.setup_hooks = list(self.setup_hooks)
+        new.history = list(self.history)
+        return new
+
+    # ------------------------------------------------------------ editing
+
+    def add(self, prod: Production | Rule, origin: str = "custom") -> Production:
+        prod = as_production(prod)
+        if prod.name in self.productions:
+            raise RuleSetError(
+                f"production {prod.name!r} already exists (from {self.origin[prod.name]}); "
+                "use replace to change it")
+        self.productions[prod.name] = prod
+        self.origin[prod.name] = origin
+        self.history.append(("add", prod.name, origin))
+        return prod
+
+    def remove(self, name: str, origin: str = "custom") -> Production:
+        if name not in self.productions:
+            raise RuleSetError(f"no production named {name!r} to remove")
+        self.history.append(("remove", name, origin))
+        del self.origin[name]
+        return self.productions.pop(name)
+
+    def replace(self, prod: Production | Rule, origin: str = "custom") -> Production:
+        prod = as_production(prod)
+        if prod.name not in self.productions:
+            raise RuleSetError(f"no production named {prod.name!r} to replace")
+        self.productions[prod.name] = prod
+        self.origin[prod.name] = origin
+        self.history.append(("replace", prod.name, origin))
+        return prod
+
+    def function(self, name: str, fn: Callable | None = None):
+        """Register a function the productions call by name (usable as a decorator)."""
+        if fn is None:
+            return lambda f: self.function(name, f)
+        self.functions[name] = fn
+        return fn
+
+    def add_stage(self, name: str, after: Iterable[str] = (), before: Iterable[str] = ()) -> None:
+        self.extra_stages.append((name, tuple(after), tuple(before)))
+
+    # ------------------------------------------------------------ compiling
+
+    def build(self) -> Session:
+        """Compile into a new session (templates, functions, stages, productions)."""
+        s = Session(stages=self.stages)
+        for name, after, before in self.extra_stages:
+            s.define_stage(name, after=after, before=before)
+        for t in self.templates.values():
+            s.deftemplate(t)
+        s.functions.update(self.functions)
+        for p in self.productions.values():
+            s.add_production(p)
+        return s
+
+    def describe(self) -> list[dict]:
+        """The active productions with stage, salience and source."""
+        return [{"name": p.name, "stage": p.stage, "salience": p.salience,
+                 "source": self.origin[p.name], "doc": p.doc}
+                for p in self.productions.values()]

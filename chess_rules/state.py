@@ -1,0 +1,150 @@
+"""The chess side of a session: a mailbox view of working memory and the move buffer.
+
+Working memory is the source of truth; :class:`ChessState` keeps a 64-square
+mailbox in step with it (a session listener sees every piece fact come and
+go), so that the geometry code the productions call can read occupancy in
+constant time. It also holds the candidate moves that generate-stage
+productions emit and filter-stage productions prune, and the attack and
+simulation hooks that the active productions declare in their metadata.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from .moves import Move
+from .squares import SQUARE_NAMES, opposite
+
+AttackFn = Callable[[list, list, int, str], bool]
+
+
+class ChessState:
+    def __init__(self, session, ruleset):
+        self.session = session
+        self.ruleset = ruleset
+        self.topology = ruleset.topology
+        self.colors: list = [None] * 64
+        self.types: list = [None] * 64
+        self.facts: list = [None] * 64
+        self.royal: dict[str, set] = {"white": set(), "black": set()}
+        self.candidates: dict[str, Move] = {}
+        self.refusals: dict[str, tuple[str, str]] | None = None
+        self.generated_by: dict[str, list[str]] | None = None
+        self.promotion_types = tuple(ruleset.config.get(
+            "promotion-types", ("queen", "rook", "bishop", "knight")))
+        self.game = None  # the driving Game, for functions that need history
+        self.refresh_hooks()
+        session.listeners.append(self._on_change)
+        session.chess = self
+
+    # ------------------------------------------------------------ hooks from rule metadata
+
+    def refresh_hooks(self) -> None:
+        """Collect attack and simulation hooks from the active productions."""
+        prods = self.session.list_productions()
+        attacks = []
+        groups = set()
+        sims = []
+        for p in prods:
+            a = p.meta.get("attacks")
+            if a is not None:
+                attacks.append(a)
+                groups.add(p.meta.get("attack-group"))
+            s = p.meta.get("simulate")
+            if s is not None:
+                sims.append((-p.salience, self.session.stage_index[p.stage], p.name, s))
+        sims.sort(key=lambda t: (t[1], t[0]))
+        self.simulators = [s for *_, s in sims]
+        fide = self.ruleset.fide_attacks
+        if fide is not None and groups == {"fide"} and len(attacks) == 6:
+            self.attack_fns = [fide]
+        else:
+            self.attack_fns = attacks
+
+    # ------------------------------------------------------------ working-memory mirror
+
+    def _on_change(self, kind: str, fact, _old) -> None:
+        t = fact.template
+        if t == "piece":
+            v = fact.values
+            sq = v["square"]
+            if kind == "assert":
+                self.colors[sq] = v["color"]
+                self.types[sq] = v["type"]
+                self.facts[sq] = fact
+            elif self.facts[sq] is fact:
+                self.colors[sq] = None
+                self.types[sq] = None
+                self.facts[sq] = None
+        elif t == "royal":
+            v = fact.values
+            if kind == "assert":
+                self.royal[v["color"]].add(v["type"])
+            else:
+                self.royal[v["color"]].discard(v["type"])
+
+    # ------------------------------------------------------------ candidates
+
+    def add(self, move: Move) -> None:
+        u = move.uci()
+        if u not in self.candidates:
+            self.candidates[u] = move
+        if self.generated_by is not None:
+            self.generated_by.setdefault(u, []).append(move.rule)
+
+    def refuse(self, uci: str, rule: str, reason: str) -> None:
+        """Record why a move was not generated (kept only while explaining)."""
+        if self.refusals is not None and uci not in self.refusals:
+            self.refusals[uci] = (rule, reason)
+
+    def drop(self, uci: str, rule: str, reason: str) -> None:
+        """Remove a candidate, recording the rule and reason while explaining."""
+        if self.candidates.pop(uci, None) is not None and self.refusals is not None:
+            self.refusals.setdefault(uci, (rule, reason))
+
+    # ------------------------------------------------------------ board questions
+
+    def attacked(self, colors: list, types: list, sq: int, by: str) -> bool:
+        for fn in self.attack_fns:
+            if fn(colors, types, sq, by):
+                return True
+        return False
+
+    def attackers(self, colors: list, types: list, sq: int, by: str) -> list[int]:
+        """Squares of the pieces of ``by`` attacking ``sq`` (slow; for explanations)."""
+        out = []
+        for s in range(64):
+            if colors[s] == by and s != sq:
+                c2 = list(colors)
+                t2 = list(types)
+                c2[s] = None
+                t2[s] = None
+                if not self.attacked(c2, t2, sq, by):
+                    out.append(s)
+        return out
+
+    def royal_squares(self, colors: list, types: list, color: str) -> list[int]:
+        royal = self.royal[color]
+        if not royal:
+            return []
+        return [s for s in range(64) if colors[s] == color and types[s] in royal]
+
+    def simulate(self, move: Move) -> tuple[list, list]:
+        """The board after the whole effect of ``move`` (copies; WM is untouched)."""
+        colors = self.colors[:]
+        types = self.types[:]
+        for sim in self.simulators:
+            sim(self, colors, types, move)
+        return colors, types
+
+    def exposes_royal(self, move: Move, color: str) -> int | None:
+        """The square of a royal piece of ``color`` left attacked by ``move``, if any."""
+        colors, types = self.simulate(move)
+        opp = opposite(color)
+        for s in self.royal_squares(colors, types, color):
+            if self.attacked(colors, types, s, opp):
+                return s
+        return None
+
+    def describe(self, sq: int) -> str:
+        t = self.types[sq]
+        return f"the {t} on {SQUARE_NAMES[sq]}" if t else SQUARE_NAMES[sq]
