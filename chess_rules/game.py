@@ -119,6 +119,8 @@ class Game:
                 moved = sq // 8 != home
             moved = moved_overrides.get(sq, moved)
             vals = {"type": ptype, "color": color, "square": sq, "moved": moved}
+            for slot, fn in rs.config.get("slot-defaults", {}).items():
+                vals[slot] = fn(ptype, color)
             vals.update(attrs.get(sq, {}))
             s.assert_fact("piece", vals)
         s.assert_fact("game", turn=pos.turn, halfmove=pos.halfmove, fullmove=pos.fullmove,

@@ -11,7 +11,9 @@ position with everything at its defaults::
 ``<slot>:SQ=V,...`` a piece attribute added by a preset (``hp`` with piece-hp)
 ``half:N``          the half-move within a multi-move turn (0 = first)
 
-Presets may register further keys in ``RuleSet.config['position-keys']``.
+A preset that adds a piece slot may give per-type defaults in
+``RuleSet.config['slot-defaults'][slot] = fn(type, colour)``; a piece whose
+value equals its default is not written.
 """
 from __future__ import annotations
 
@@ -91,7 +93,8 @@ def extended_suffix(game) -> str:
         if v["type"] == "pawn" and v["moved"] and sq // 8 == (1 if v["color"] == "white" else 6):
             moved.append(SQUARE_NAMES[sq])
         for slot in extra_slots:
-            if slot in v and v[slot] != t.defaults.get(slot) and v[slot] is not None:
+            default = slot_default(game.ruleset, slot, v["type"], v["color"])
+            if slot in v and v[slot] != default and v[slot] is not None:
                 attrs.setdefault(slot, []).append(f"{SQUARE_NAMES[sq]}={_fmt(v[slot])}")
     if moved:
         parts.append("moved:" + ",".join(moved))
@@ -102,6 +105,15 @@ def extended_suffix(game) -> str:
     if half:
         parts.append(f"half:{half}")
     return (" " + " ".join(parts)) if parts else ""
+
+
+def slot_default(ruleset, slot: str, ptype: str, color: str):
+    """A piece slot's default: ``config['slot-defaults'][slot](type, colour)`` if a
+    preset gave one (hp depends on the piece type), else the template default."""
+    fn = ruleset.config.get("slot-defaults", {}).get(slot)
+    if fn is not None:
+        return fn(ptype, color)
+    return ruleset.templates["piece"].defaults.get(slot)
 
 
 def _fmt(v) -> str:

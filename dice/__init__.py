@@ -1,0 +1,1 @@
+"""Dice Chess (in progress)."""

@@ -1,0 +1,152 @@
+"""What a preset is: its metadata and the rule-set edits it makes.
+
+A preset module declares ``META`` (a :class:`PresetMeta`) and a function
+``apply(rules, config)`` that edits the rule set through a
+:class:`PresetRules`, which enforces the declared mode: an ``additive``
+preset cannot remove or replace a production, an ``override`` preset cannot
+add one that is not a replacement.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from chess_rules.errors import ChessError
+from chess_rules.ruleset import RuleSet, RuleSetError
+
+Mode = Literal["additive", "override", "hybrid"]
+PieceType = Literal["pawn", "knight", "bishop", "rook", "queen", "king"]
+
+
+class PresetError(ChessError):
+    """A preset or a combination of presets that cannot be built."""
+
+
+class UnknownPresetError(PresetError):
+    pass
+
+
+class MissingRequirementError(PresetError):
+    pass
+
+
+class IncompatiblePresetsError(PresetError):
+    pass
+
+
+class RequirementCycleError(PresetError):
+    pass
+
+
+class ConflictingPresetsError(PresetError):
+    pass
+
+
+class PresetConfigError(PresetError):
+    pass
+
+
+class PresetModeError(PresetError):
+    pass
+
+
+class ScopeConfig(BaseModel):
+    """Which side(s) a scope-aware preset applies to."""
+
+    model_config = ConfigDict(extra="forbid")
+    scope: Literal["white", "black", "both"] = "both"
+
+
+class PresetMeta(BaseModel):
+    """A preset's metadata, exported as JSON by ``houserules presets --json``."""
+
+    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
+    id: str
+    name: str
+    category: str
+    description: str
+    mode: Mode
+    affects: list[str] = Field(default_factory=list, description="base productions affected")
+    requires: list[str] = Field(default_factory=list)
+    incompatible_with: list[str] = Field(default_factory=list)
+    scope_aware: bool = False
+    config_model: Any = Field(default=None, exclude=True)
+    preferred_layout: str | None = None
+    gallery: Literal["v1", "v2"] = "v1"
+
+    @property
+    def configurable(self) -> bool:
+        return self.config_model is not None
+
+    def config_schema(self) -> dict | None:
+        return self.config_model.model_json_schema() if self.config_model else None
+
+
+class PresetRules:
+    """The rule set as a preset sees it: edits are checked against the mode."""
+
+    def __init__(self, ruleset: RuleSet, meta: PresetMeta):
+        self.ruleset = ruleset
+        self.meta = meta
+        self.added: list[str] = []
+        self.removed: list[str] = []
+        self.replaced: list[str] = []
+
+    @property
+    def config(self) -> dict:
+        return self.ruleset.config
+
+    def add(self, prod):
+        if self.meta.mode == "override":
+            raise PresetModeError(
+                f"preset {self.meta.id!r} is 'override' and may not add {getattr(prod, 'name', prod)!r}; "
+                "declare it 'hybrid'")
+        try:
+            p = self.ruleset.add(prod, self.meta.id)
+        except RuleSetError as e:
+            raise PresetError(f"preset {self.meta.id!r}: {e}") from e
+        self.added.append(p.name)
+        return p
+
+    def remove(self, name: str):
+        self._check_override(name, "remove")
+        try:
+            p = self.ruleset.remove(name, self.meta.id)
+        except RuleSetError as e:
+            raise PresetError(f"preset {self.meta.id!r}: {e}") from e
+        self.removed.append(name)
+        return p
+
+    def replace(self, prod):
+        name = getattr(prod, "name", None)
+        self._check_override(name, "replace")
+        try:
+            p = self.ruleset.replace(prod, self.meta.id)
+        except RuleSetError as e:
+            raise PresetError(f"preset {self.meta.id!r}: {e}") from e
+        self.replaced.append(p.name)
+        return p
+
+    def _check_override(self, name, verb):
+        if self.meta.mode == "additive":
+            raise PresetModeError(
+                f"preset {self.meta.id!r} is 'additive' and may not {verb} {name!r}; "
+                "declare it 'override' or 'hybrid'")
+
+    def get(self, name: str):
+        p = self.ruleset.productions.get(name)
+        if p is None:
+            raise PresetError(f"preset {self.meta.id!r}: no production {name!r} to build on")
+        return p
+
+    def has(self, name: str) -> bool:
+        return name in self.ruleset.productions
+
+    def function(self, name: str, fn: Callable):
+        self.ruleset.functions[name] = fn
+        return fn
+
+    def __getattr__(self, item):
+        # everything else (royal_types, topology, templates, setup_hooks, add_stage...)
+        return getattr(self.ruleset, item)

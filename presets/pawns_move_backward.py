@@ -1,0 +1,46 @@
+"""Backward-Marching Pawns: a pawn may also step one square straight back.
+
+The step lands only on an empty square (no backward capture), makes no
+en-passant target, and sets the pawn's has-moved flag like any move, so a
+pawn back on its home rank cannot double-step again. It resets the
+fifty-move clock like any pawn move (``fide.turn-advance`` already does).
+"""
+from rete import Call, P, Rule, V
+
+from chess_rules.moves import Move
+from chess_rules.squares import SQUARE_NAMES
+
+from .base import PresetMeta
+
+META = PresetMeta(
+    id="pawns-move-backward", name="Backward-Marching Pawns", category="Movement Modifier",
+    description="Pawns may also move one square straight backward to an empty square; "
+                "no capture, no en passant.",
+    mode="additive", affects=["fide.pawn-single-push"],
+    incompatible_with=["double-pawn-sprint"],
+)
+
+
+def apply(rules, config) -> None:
+    topo = rules.topology
+    back = {"white": "S", "black": "N"}
+
+    def gen_backward(ctx, p):
+        st = ctx.session.chess
+        v = p.values
+        sq, c = v["square"], v["color"]
+        to = topo.steps[back[c]][sq]
+        rule = ctx.pnode.production.name
+        if to is None:
+            return
+        if st.colors[to] is None:
+            st.add(Move(sq, to, None, "pawn", "normal", None, rule))
+        else:
+            st.refuse(SQUARE_NAMES[sq] + SQUARE_NAMES[to], rule,
+                      f"{SQUARE_NAMES[to]} is occupied (a backward step never captures)")
+
+    rules.function("gen.pawn-backward", gen_backward)
+    rules.add(Rule("preset.pawn-backward-push", stage="generate",
+                   doc="A pawn steps one square straight backward to an empty square.")
+              .when(P("movegen", color=V.c), P("piece", type="pawn", color=V.c).as_("p"))
+              .then(Call("gen.pawn-backward", V.p)))

@@ -1,0 +1,200 @@
+"""The preset registry and composition: load presets by id onto FIDE.
+
+``load(*ids, config=...)`` checks the whole composition with networkx before
+anything is built — unknown ids, missing requirements, incompatible pairs
+(declared on either side), cycles in ``requires``, two presets rewriting the
+same production — then applies the presets in dependency order to a copy of
+the FIDE rule set.
+
+Adding a preset: write its module (``META`` and ``apply``) and add its name
+to ``PRESET_MODULES``.
+"""
+from __future__ import annotations
+
+import difflib
+import importlib
+from functools import lru_cache
+from types import ModuleType
+from typing import Iterable, Mapping
+
+import networkx as nx
+from pydantic import ValidationError
+
+from chess_rules.fide import fide_rules
+from chess_rules.ruleset import RuleSet
+
+from .base import (ConflictingPresetsError, IncompatiblePresetsError, MissingRequirementError,
+                   PresetConfigError, PresetError, PresetMeta, PresetRules,
+                   RequirementCycleError, UnknownPresetError)
+
+PRESET_MODULES: list[str] = [
+    # v1 gallery
+    "pawns_move_backward", "double_pawn_sprint", "pawn_diagonal_no_capture",
+    "knights_leap_twice", "bishops_ignore_color", "rook_warp", "wrap_board", "queen_splits",
+    "king_heals", "explosive_rook", "capture_to_win", "last_piece_standing", "piece_hp",
+    "knight_immunity", "poisoned_squares",
+    # v2 gallery
+    "knightmate_rules", "coregal", "dual_king", "weak_dual_king", "double_move",
+    "monster_rules", "first_promotion_wins", "suicide_chess", "capture_all",
+    "extinction_chess", "berolina_pawns", "berolina_pawns_2", "bouncing_pieces",
+    "bouncing_pieces_2",
+]
+
+# board-geometry presets rebuild every movement rule over a new topology; other
+# presets then build on ``rules.topology``, so they are applied first and do not
+# conflict with presets that later rewrite a movement rule
+GEOMETRY_CATEGORY = "Board Geometry"
+
+
+@lru_cache(maxsize=None)
+def _modules() -> dict[str, ModuleType]:
+    out = {}
+    for name in PRESET_MODULES:
+        try:
+            mod = importlib.import_module(f"presets.{name}")
+        except ModuleNotFoundError as e:
+            if e.name == f"presets.{name}":
+                continue  # not written yet
+            raise
+        out[mod.META.id] = mod
+    return out
+
+
+def all_presets() -> list[PresetMeta]:
+    return [m.META for m in _modules().values()]
+
+
+def get(preset_id: str) -> PresetMeta:
+    mods = _modules()
+    if preset_id not in mods:
+        raise UnknownPresetError(_unknown_message([preset_id]))
+    return mods[preset_id].META
+
+
+def incompatibilities() -> dict[str, set[str]]:
+    """Incompatibility declared on either side holds both ways."""
+    out: dict[str, set[str]] = {pid: set() for pid in _modules()}
+    for meta in all_presets():
+        for other in meta.incompatible_with:
+            out.setdefault(meta.id, set()).add(other)
+            out.setdefault(other, set()).add(meta.id)
+    return out
+
+
+def requirement_graph(metas: Iterable[PresetMeta] | None = None) -> nx.DiGraph:
+    """Edges point from a requirement to the preset that needs it."""
+    g = nx.DiGraph()
+    for m in (metas if metas is not None else all_presets()):
+        g.add_node(m.id)
+        for r in m.requires:
+            g.add_edge(r, m.id)
+    return g
+
+
+def _unknown_message(ids) -> str:
+    known = list(_modules())
+    parts = []
+    for i in ids:
+        close = difflib.get_close_matches(i, known, n=1)
+        parts.append(f"{i!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
+    return f"unknown preset {', '.join(parts)}; see 'houserules presets' for the list"
+
+
+def check_composition(ids: Iterable[str]) -> list[str]:
+    """Refuse a bad combination (typed errors); return the ids in application order."""
+    ids = list(dict.fromkeys(ids))
+    mods = _modules()
+    unknown = [i for i in ids if i not in mods]
+    if unknown:
+        raise UnknownPresetError(_unknown_message(unknown))
+    metas = {i: mods[i].META for i in ids}
+    g = requirement_graph(m.META for m in mods.values())
+    sub = g.subgraph(nx.ancestors(g, ids[0]).union(*[nx.ancestors(g, i) for i in ids]) | set(ids)) \
+        if ids else g
+    try:
+        cycle = nx.find_cycle(sub)
+        names = [a for a, _ in cycle]
+        raise RequirementCycleError("presets require each other in a cycle: "
+                                    + " -> ".join(names + names[:1]))
+    except nx.NetworkXNoCycle:
+        pass
+    for i in ids:
+        missing = [r for r in metas[i].requires if r not in metas]
+        if missing:
+            raise MissingRequirementError(
+                f"preset {i!r} requires {', '.join(repr(m) for m in missing)}; add it: "
+                + " ".join(f"--preset {m}" for m in missing))
+    inc = incompatibilities()
+    for a in ids:
+        for b in ids:
+            if a < b and b in inc.get(a, ()):
+                raise IncompatiblePresetsError(f"presets {a!r} and {b!r} are incompatible")
+    order_graph = nx.DiGraph()
+    order_graph.add_nodes_from(ids)
+    order_graph.add_edges_from((r, i) for i in ids for r in metas[i].requires)
+    # geometry first, then by the order given
+    rank = {i: (0 if metas[i].category == GEOMETRY_CATEGORY else 1, n) for n, i in enumerate(ids)}
+    return list(nx.lexicographical_topological_sort(order_graph, key=lambda i: rank[i]))
+
+
+def validate_config(preset_id: str, raw) -> object | None:
+    meta = get(preset_id)
+    if meta.config_model is None:
+        if raw:
+            raise PresetConfigError(f"preset {preset_id!r} takes no configuration (got {raw!r})")
+        return None
+    try:
+        return meta.config_model.model_validate(raw or {})
+    except ValidationError as e:
+        msgs = "; ".join(f"{'.'.join(map(str, err['loc'])) or '(config)'}: {err['msg']}"
+                         for err in e.errors())
+        raise PresetConfigError(f"preset {preset_id!r}: bad configuration: {msgs}") from None
+
+
+def load(*ids: str, config: Mapping[str, Mapping] | None = None,
+         base: RuleSet | None = None) -> RuleSet:
+    """FIDE (or ``base``) plus the presets, in dependency order.
+
+    >>> rs = load("piece-hp", "king-heals")
+    >>> rs.presets
+    ['piece-hp', 'king-heals']
+    """
+    config = dict(config or {})
+    for k in config:
+        if k not in ids:
+            raise PresetConfigError(f"configuration given for {k!r}, which is not loaded")
+    order = check_composition(ids)
+    cfgs = {i: validate_config(i, config.get(i)) for i in order}
+    rs = (base or fide_rules()).copy()
+    touched: dict[str, str] = {}
+    mods = _modules()
+    for pid in order:
+        meta = mods[pid].META
+        rules = PresetRules(rs, meta)
+        mods[pid].apply(rules, cfgs[pid])
+        for name in rules.removed + rules.replaced:
+            prev = touched.get(name)
+            if prev is not None and GEOMETRY_CATEGORY not in (mods[prev].META.category, meta.category):
+                raise ConflictingPresetsError(
+                    f"presets {prev!r} and {pid!r} both rewrite {name!r} in different ways")
+            touched[name] = pid
+        rs.presets.append(pid)
+    rs.name = "+".join(["fide"] + order)
+    return rs
+
+
+def preset_table() -> list[dict]:
+    """The JSON contract of ``houserules presets --json``."""
+    inc = incompatibilities()
+    out = []
+    for m in all_presets():
+        out.append({
+            "id": m.id, "name": m.name, "category": m.category, "mode": m.mode,
+            "description": m.description, "affects": list(m.affects),
+            "requires": list(m.requires),
+            "incompatible_with": sorted(inc.get(m.id, ())),
+            "scope_aware": m.scope_aware, "configurable": m.configurable,
+            "config_schema": m.config_schema(),
+            "preferred_layout": m.preferred_layout, "gallery": m.gallery,
+        })
+    return out
