@@ -466,25 +466,24 @@ def fide_rules() -> RuleSet:
     ]
     rules.append(Rule("fide.checkmate-win", stage="result", salience=50,
                       doc="A side to move in check with no legal move is checkmated and loses.")
-                 .when(P("status", color=V.c, moves=0), Exists(P("check", color=V.c)),
-                       Not(P("result")))
+                 .when(P("status", color=V.c, moves=0), Exists(P("check", color=V.c)))
                  .then(AssertLogical("result", winner=Expr("opposite", V.c), reason="checkmate")))
     rules += [
         Rule("fide.stalemate-draw", stage="result", salience=40,
              doc="A side to move with no legal move and not in check is stalemated: a draw.")
-        .when(P("status", color=V.c, moves=0), Not(P("check", color=V.c)), Not(P("result")))
+        .when(P("status", color=V.c, moves=0), Not(P("check", color=V.c)))
         .then(AssertLogical("result", winner="draw", reason="stalemate")),
         Rule("fide.insufficient-material", stage="result", salience=30,
              doc="A position where no sequence of moves can mate is drawn.")
-        .when(P("status").as_("s"), Not(P("result")))
+        .when(P("status").as_("s"))
         .then(Call("insufficient-material", V.s)),
         Rule("fide.fifty-move", stage="result", salience=20,
              doc="Fifty moves by each side with no pawn move or capture: a draw.")
-        .when(P("status"), P("game", halfmove=V.h), Test("ge", V.h, 100), Not(P("result")))
+        .when(P("status"), P("game", halfmove=V.h), Test("ge", V.h, 100))
         .then(AssertLogical("result", winner="draw", reason="fifty-move rule")),
         Rule("fide.threefold-repetition", stage="result", salience=10,
              doc="The same position for the third time: a draw.")
-        .when(P("status").as_("s"), Not(P("result")))
+        .when(P("status").as_("s"))
         .then(Call("threefold", V.s)),
     ]
     for r in rules:

@@ -16,20 +16,28 @@ fires first; ties are broken by the conflict-resolution strategy:
 ``breadth``
     the oldest activation first (first in, first out).
 
+"Newest activation" means the one created last (its sequence number); an
+activation that a rollback restores keeps the sequence number it had.
+
 Refraction: an activation fires at most once; it comes back only if its token
-is rebuilt, i.e. one of its facts is retracted and asserted again or modified.
+is rebuilt, i.e. one of its facts is retracted and asserted again or modified,
+or a negated condition that it depends on is broken and holds again.
 """
 from __future__ import annotations
 
-import heapq
+from heapq import heapify, heappop, heappush
+from itertools import count
 
 from .errors import ReteError
 
 STRATEGIES = ("recency", "mea", "depth", "breadth")
 
 
+_uid = count()
+
+
 class Activation:
-    __slots__ = ("pnode", "token", "seq", "dead", "stage")
+    __slots__ = ("pnode", "token", "seq", "dead", "stage", "uid")
 
     def __init__(self, pnode, token, seq, stage):
         self.pnode = pnode
@@ -37,6 +45,7 @@ class Activation:
         self.seq = seq
         self.dead = False
         self.stage = stage
+        self.uid = next(_uid)     # unique: heap entries never compare activations
 
     @property
     def production(self):
@@ -51,11 +60,44 @@ class Activation:
         return f"<activation {self.pnode.production.name}: {ids}>"
 
 
+def _recency_key(act):
+    tags = [-f.timetag for f in act.token.facts if f is not None]
+    tags.sort()
+    return (act.pnode.neg_salience, tuple(tags), -act.seq, act.uid, act)
+
+
+def _mea_key(act):
+    first = 0
+    tags = []
+    for f in act.token.facts:
+        if f is not None:
+            if not tags:
+                first = f.timetag
+            tags.append(-f.timetag)
+    tags.sort()
+    return (act.pnode.neg_salience, -first, tuple(tags), -act.seq, act.uid, act)
+
+
+def _depth_key(act):
+    return (act.pnode.neg_salience, -act.seq, act.uid, act)
+
+
+def _breadth_key(act):
+    return (act.pnode.neg_salience, act.seq, act.uid, act)
+
+
+_KEYS = {"recency": _recency_key, "mea": _mea_key, "depth": _depth_key,
+         "breadth": _breadth_key}
+
+
 class Agenda:
+    """One heap per stage; removed activations are dropped lazily (and compacted)."""
+
     def __init__(self, session, strategy: str = "recency"):
         self.session = session
         self.heaps: list[list] = []
         self.live = 0
+        self.ndead = 0
         self.seq = 0
         self.set_strategy(strategy)
 
@@ -63,49 +105,46 @@ class Agenda:
         if strategy not in STRATEGIES:
             raise ReteError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
         self.strategy = strategy
-        # re-key what is pending
-        pending = [a for h in self.heaps for *_, a in h if not a.dead]
-        self.heaps = [[] for _ in self.heaps]
-        for a in pending:
-            heapq.heappush(self.heaps[a.stage], (*self._key(a), a))
+        self._key = _KEYS[strategy]
+        self._rebuild()
 
-    def resize(self, nstages: int, remap=None) -> None:
-        pending = [a for h in self.heaps for *_, a in h if not a.dead]
-        self.heaps = [[] for _ in range(nstages)]
+    def _rebuild(self, nstages: int | None = None, remap=None) -> None:
+        pending = [e[-1] for h in self.heaps for e in h if not e[-1].dead]
+        self.heaps = [[] for _ in range(len(self.heaps) if nstages is None else nstages)]
+        key = self._key
         for a in pending:
             if remap is not None:
                 a.stage = remap(a)
-            heapq.heappush(self.heaps[a.stage], (*self._key(a), a))
+            self.heaps[a.stage].append(key(a))
+        for h in self.heaps:
+            heapify(h)
+        self.ndead = 0
 
-    def _key(self, act: Activation) -> tuple:
-        sal = -act.pnode.production.salience
-        st = self.strategy
-        if st == "depth":
-            return (sal, -act.seq)
-        if st == "breadth":
-            return (sal, act.seq)
-        tags = sorted((f.timetag for f in act.token.facts if f is not None), reverse=True)
-        neg = tuple(-t for t in tags)
-        if st == "recency":
-            return (sal, neg, -act.seq)
-        first = next((f.timetag for f in act.token.facts if f is not None), 0)
-        return (sal, -first, neg, -act.seq)
+    def resize(self, nstages: int, remap=None) -> None:
+        self._rebuild(nstages, remap)
 
-    def add(self, pnode, tok) -> None:
-        s = self.session
-        if s._refracted is not None and s._refracted and \
-                s._signature(pnode, tok) in s._refracted:
-            return
-        self.seq += 1
-        act = Activation(pnode, tok, self.seq, pnode.stage_index)
+    def add(self, pnode, tok, seq: int | None = None) -> None:
+        if seq is None:
+            self.seq += 1
+            seq = self.seq
+        act = Activation(pnode, tok, seq, pnode.stage_index)
         tok.activation = act
-        heapq.heappush(self.heaps[act.stage], (*self._key(act), act))
+        heappush(self.heaps[act.stage], self._key(act))
         self.live += 1
 
     def remove(self, act: Activation) -> None:
         if not act.dead:
             act.dead = True
             self.live -= 1
+            self.ndead += 1
+            if self.ndead > 256 and self.ndead > 2 * self.live:
+                self._compact()
+
+    def _compact(self) -> None:
+        for h in self.heaps:
+            h[:] = [e for e in h if not e[-1].dead]
+            heapify(h)
+        self.ndead = 0
 
     def pop(self, allowed=None) -> Activation | None:
         """The next activation to fire (and take it off the agenda)."""
@@ -115,11 +154,10 @@ class Agenda:
             if allowed is not None and i not in allowed:
                 continue
             while h:
-                act = h[0][-1]
+                act = heappop(h)[-1]
                 if act.dead:
-                    heapq.heappop(h)
+                    self.ndead -= 1
                     continue
-                heapq.heappop(h)
                 act.dead = True
                 self.live -= 1
                 act.token.activation = None
@@ -130,14 +168,16 @@ class Agenda:
         """Live activations in firing order."""
         out = []
         for h in self.heaps:
-            out.extend(a for *_, a in sorted(h, key=lambda e: e[:-1]) if not a.dead)
+            out.extend(e[-1] for e in sorted(h) if not e[-1].dead)
         return out
 
     def clear(self) -> None:
         for h in self.heaps:
-            for *_, a in h:
+            for e in h:
+                a = e[-1]
                 if not a.dead:
                     a.dead = True
                     a.token.activation = None
             h.clear()
         self.live = 0
+        self.ndead = 0

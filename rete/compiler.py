@@ -4,6 +4,10 @@ Variables are resolved to token positions: ``bindings[name] = (pos, slot)``
 where ``pos`` indexes the token's fact tuple and ``slot`` is ``None`` when the
 variable holds the fact itself. Checks done here are the compile-time errors
 the rule author sees: unknown templates, slots, functions, unbound variables.
+
+A variable that holds a fact (``?f <- (...)`` / ``P(...).as_("f")``) compares
+equal to a slot only if the slot holds that very :class:`~rete.model.Fact`
+(which is what an action that asserts ``slot=V.f`` stores).
 """
 from __future__ import annotations
 
@@ -13,13 +17,14 @@ from .errors import (CompileError, UnboundVariableError, UnknownFunctionError,
                      UnknownSlotError, UnknownTemplateError)
 from .model import (AssertFact, Call, Exists, Expr, Halt, Modify, Not, Pattern, Production,
                     Retract, Test, Var)
-from .network import (MISSING, AlphaMemory, AlphaNode, BetaMemory, JoinNode, JoinSpec,
-                      NCCNode, NCCPartner, NegativeNode, ProductionNode, Store, TestNode)
+from .network import (AlphaMemory, AlphaNode, BetaMemory, JoinNode, JoinSpec, NCCNode,
+                      NCCPartner, NegativeNode, ProductionNode, Store, TestNode)
 
 
 class Compiler:
     def __init__(self, session):
         self.s = session
+        self._fact_templates: dict[str, str] = {}
 
     # ------------------------------------------------------------ checks
 
@@ -39,40 +44,54 @@ class Compiler:
             raise UnknownFunctionError(f"unknown function {name!r}", rule)
         return fn
 
-    def check_slots(self, template: str, slots, rule: str) -> None:
+    def slot(self, template: str, slot: str, rule: str) -> str:
+        """The declared slot a pattern or action means (``a_b`` finds ``a-b`` and back)."""
         t = self._template(template, rule)
-        for s, _ in slots:
-            if s not in t.slots:
-                raise UnknownSlotError(
-                    f"template {template!r} has no slot {s!r} (slots: {', '.join(t.slots)})", rule)
+        r = t.resolve(slot)
+        if r is None:
+            raise UnknownSlotError(
+                f"template {template!r} has no slot {slot!r} (slots: {', '.join(t.slots)})", rule)
+        return r
+
+    def check_slots(self, template: str, slots, rule: str) -> tuple:
+        self._template(template, rule)
+        return tuple((self.slot(template, s, rule), v) for s, v in slots)
 
     # ------------------------------------------------------------ alpha
 
-    def alpha_memory(self, pat: Pattern, rule: str) -> tuple[AlphaMemory, dict]:
-        """The shared alpha memory for a pattern; returns it and the pattern's variables."""
-        self.check_slots(pat.template, pat.slots, rule)
+    def alpha_memory(self, pat: Pattern, rule: str) -> tuple[AlphaMemory, dict, list]:
+        """The shared alpha memory for a pattern.
+
+        Returns it, the pattern's first occurrence of each variable
+        (``name -> slot``), and the slots whose value is an :class:`Expr`
+        (tested at the join).
+        """
+        slots = self.check_slots(pat.template, pat.slots, rule)
         consts = []
         first: dict[str, str] = {}
         intra = []
-        for slot, val in pat.slots:
+        exprs = []
+        for slot, val in slots:
             if isinstance(val, Var):
                 if val.name in first:
                     intra.append((first[val.name], slot))
                 else:
                     first[val.name] = slot
+            elif isinstance(val, Expr):
+                exprs.append((slot, val))
             else:
                 consts.append((slot, val))
         consts.sort(key=lambda sv: sv[0])
         extra = []
         sig = []
         for a, b in intra:
-            extra.append(lambda f, a=a, b=b: f.values.get(a, MISSING) == f.values.get(b, MISSING))
+            extra.append(lambda f, a=a, b=b: f.values.get(a) == f.values.get(b))
             sig.append(("eq", a, b))
         for p in pat.preds:
-            self.check_slots(pat.template, ((p.slot, None),), rule)
+            ps = self.slot(pat.template, p.slot, rule)
             fn = self._function(p.fn, rule)
-            extra.append(lambda f, fn=fn, s=p.slot, args=p.args: bool(fn(f.values.get(s), *args)))
-            sig.append(("pred", p.slot, p.fn, p.args))
+            extra.append(lambda f, fn=fn, s=ps, args=p.args: bool(fn(f.values.get(s), *args)))
+            sig.append(("pred", ps, p.fn if isinstance(p.fn, str) else None, id(fn), p.args))
         try:
             key = (pat.template, tuple(consts), tuple(sig))
             hash(key)
@@ -87,19 +106,21 @@ class Compiler:
                 if child is None:
                     child = table[val] = AlphaNode(node, (slot, val))
                 node = child
-            amem = AlphaMemory(key, pat.template, extra, node, len(self.s.alpha_memories))
+            amem = AlphaMemory(key, pat.template, extra, node, self.s._next_amem_id,
+                               tuple(consts))
+            self.s._next_amem_id += 1
             node.memories.append(amem)
             self.s.alpha_memories[key] = amem
             for f in self.s.facts_of(pat.template):
-                if all(t(f) for t in extra):
+                if amem.matches(f):
                     amem.add(f)
                     self.s.fact_amems[f.id].append(amem)
-        return amem, first
+        return amem, first, exprs
 
     # ------------------------------------------------------------ value access
 
     def getter(self, val, bindings: dict, depth: int, rule: str):
-        """A function ``(facts, fact) -> value`` for a constant or a variable."""
+        """A function ``(facts, fact) -> value`` for a constant, variable or expression."""
         if isinstance(val, Var):
             loc = bindings.get(val.name)
             if loc is None:
@@ -108,53 +129,112 @@ class Compiler:
             if pos == depth:
                 if slot is None:
                     return lambda facts, f: f
-                return lambda facts, f, s=slot: f.values.get(s)
+                return lambda facts, f: f.values[slot]
             if slot is None:
-                return lambda facts, f, p=pos: facts[p]
-            return lambda facts, f, p=pos, s=slot: facts[p].values.get(s)
+                return lambda facts, f: facts[pos]
+            return lambda facts, f: facts[pos].values[slot]
         if isinstance(val, Expr):
             fn = self._function(val.fn, rule)
             gs = [self.getter(a, bindings, depth, rule) for a in val.args]
+            if len(gs) == 2:
+                g0, g1 = gs
+                return lambda facts, f: fn(g0(facts, f), g1(facts, f))
+            if len(gs) == 1:
+                g0, = gs
+                return lambda facts, f: fn(g0(facts, f))
             return lambda facts, f: fn(*[g(facts, f) for g in gs])
-        return lambda facts, f, v=val: v
+        return lambda facts, f: val
 
-    def compile_tests(self, tests: list[Test], bindings: dict, depth: int, rule: str):
+    def left_getter(self, val, bindings: dict, rule: str):
+        """A function ``facts -> value`` over a token (for hash keys)."""
+        if isinstance(val, Var):
+            pos, slot = bindings[val.name]
+            if slot is None:
+                return lambda facts: facts[pos]
+            return lambda facts: facts[pos].values[slot]
+        g = self.getter(val, bindings, -1, rule)
+        return lambda facts: g(facts, None)
+
+    def compile_tests(self, tests: list, bindings: dict, depth: int, rule: str):
+        """Tests as one callable ``(facts, fact) -> bool`` and a sharing signature.
+
+        ``tests`` holds :class:`Test` objects and ``(slot, Expr)`` pairs (a slot
+        of the fact being joined compared with an expression).
+        """
         if not tests:
             return None, ()
         compiled = []
+        sig = []
         for t in tests:
-            fn = self._function(t.fn, rule)
-            getters = [self.getter(a, bindings, depth, rule) for a in t.args]
-            compiled.append((fn, getters))
-        sig = tuple((t.fn if isinstance(t.fn, str) else id(t.fn),
-                     tuple(_arg_sig(a, bindings) for a in t.args)) for t in tests)
+            if isinstance(t, Test):
+                fn = self._function(t.fn, rule)
+                getters = [self.getter(a, bindings, depth, rule) for a in t.args]
+                compiled.append((fn, getters))
+                sig.append((t.fn if isinstance(t.fn, str) else None, id(fn),
+                            tuple(_arg_sig(a, bindings) for a in t.args)))
+            else:
+                slot, expr = t
+                g = self.getter(expr, bindings, depth, rule)
+                compiled.append((_slot_eq(slot), [g]))
+                sig.append(("slot=", slot, _arg_sig(expr, bindings)))
+        sig = tuple(sig)
         if len(compiled) == 1:
             (fn, gs), = compiled
             if len(gs) == 2:
                 g0, g1 = gs
                 return (lambda facts, f: fn(g0(facts, f), g1(facts, f))), sig
+            if len(gs) == 1:
+                g0, = gs
+                if getattr(fn, "slot_eq", False):
+                    return (lambda facts, f: fn(f, g0(facts, f))), sig
+                return (lambda facts, f: fn(g0(facts, f))), sig
             return (lambda facts, f: fn(*[g(facts, f) for g in gs])), sig
 
         def test(facts, f):
             for fn, gs in compiled:
-                if not fn(*[g(facts, f) for g in gs]):
+                if getattr(fn, "slot_eq", False):
+                    if not fn(f, gs[0](facts, f)):
+                        return False
+                elif not fn(*[g(facts, f) for g in gs]):
                     return False
             return True
         return test, sig
 
     # ------------------------------------------------------------ beta
 
-    def join_spec(self, pat: Pattern, amem: AlphaMemory, bindings: dict, depth: int,
-                  tests: list[Test], rule: str, local: dict) -> JoinSpec:
+    def join_spec(self, slots, exprs, amem: AlphaMemory, bindings: dict, depth: int,
+                  tests: list, rule: str, local: dict) -> JoinSpec:
         eq = []
-        for slot, val in pat.slots:
+        for slot, val in slots:
             if isinstance(val, Var) and val.name in bindings and val.name not in local:
-                pos, tslot = bindings[val.name]
-                eq.append((slot, pos, tslot))
-        # eq tests on the fact itself (a fact variable used as a slot value)
-        test_fn, test_sig = self.compile_tests(tests, {**bindings, **local}, depth, rule)
-        eq.sort(key=lambda e: e[0])
+                eq.append((slot, ("var",) + tuple(bindings[val.name]),
+                           self.left_getter(val, bindings, rule)))
+        extra_tests = []
+        for slot, expr in exprs:
+            vs = expr.variables()
+            missing = vs - set(bindings) - set(local)
+            if missing:
+                raise UnboundVariableError(
+                    f"variable ?{sorted(missing)[0]} is not bound", rule)
+            if vs & set(local):
+                extra_tests.append((slot, expr))        # needs this fact: a join test
+            else:
+                eq.append((slot, ("expr", _arg_sig(expr, bindings)),
+                           self.left_getter(expr, bindings, rule)))
+        all_b = {**bindings, **local}
+        test_fn, test_sig = self.compile_tests(extra_tests + list(tests), all_b, depth, rule)
         return JoinSpec(eq, test_fn, test_sig, amem)
+
+    def _pattern_locals(self, pat: Pattern, first: dict, bindings: dict, depth: int, rule: str):
+        local = {}
+        for name, slot in first.items():
+            if name not in bindings:
+                local[name] = (depth, slot)
+        if pat.bind:
+            if pat.bind in bindings or pat.bind in local:
+                raise CompileError(f"fact variable ?{pat.bind} is bound twice", rule)
+            local[pat.bind] = (depth, None)
+        return local
 
     def build(self, conds: tuple, store: Store, depth: int, bindings: dict, rule: str):
         """Build the chain for ``conds`` below ``store``.
@@ -171,15 +251,9 @@ class Compiler:
                 attach = self._memory_under(attach)
             store = attach
             if isinstance(c, Pattern):
-                amem, first = self.alpha_memory(c, rule)
-                local = {}
-                for name, slot in first.items():
-                    if name not in bindings:
-                        local[name] = (depth, slot)
-                if c.bind:
-                    if c.bind in bindings:
-                        raise CompileError(f"fact variable ?{c.bind} is bound twice", rule)
-                    local[c.bind] = (depth, None)
+                amem, first, exprs = self.alpha_memory(c, rule)
+                slots = self.check_slots(c.template, c.slots, rule)
+                local = self._pattern_locals(c, first, bindings, depth, rule)
                 # tests that can run once this pattern is joined
                 tests = []
                 j = i + 1
@@ -187,7 +261,9 @@ class Compiler:
                         _test_vars(conds[j]) <= set(bindings) | set(local):
                     tests.append(conds[j])
                     j += 1
-                spec = self.join_spec(c, amem, bindings, depth, tests, rule, local)
+                spec = self.join_spec(slots, exprs, amem, bindings, depth, tests, rule, local)
+                if c.bind:
+                    self._fact_templates[c.bind] = c.template
                 bindings = {**bindings, **local}
                 attach = self._join_under(store, amem, spec)
                 depth += 1
@@ -208,9 +284,10 @@ class Compiler:
                     raise CompileError("empty not/exists", rule)
                 if len(inner) == 1 and isinstance(inner[0], Pattern):
                     pat = inner[0]
-                    amem, first = self.alpha_memory(pat, rule)
-                    local = {n: (depth, s) for n, s in first.items() if n not in bindings}
-                    spec = self.join_spec(pat, amem, bindings, depth, [], rule, local)
+                    amem, first, exprs = self.alpha_memory(pat, rule)
+                    slots = self.check_slots(pat.template, pat.slots, rule)
+                    local = self._pattern_locals(pat, first, bindings, depth, rule)
+                    spec = self.join_spec(slots, exprs, amem, bindings, depth, [], rule, local)
                     attach = self._negative_under(store, amem, spec, exists)
                 else:
                     attach = self._ncc_under(store, inner, depth, bindings, exists, rule)
@@ -235,6 +312,7 @@ class Compiler:
                 return ch
         j = JoinNode(store, amem, spec)
         store.children.append(j)
+        # descendants before ancestors: a new node is never an ancestor of an old one
         amem.successors.insert(0, j)
         return j
 
@@ -251,7 +329,7 @@ class Compiler:
             if type(ch) is NegativeNode and ch.amem is amem and ch.exists == exists \
                     and ch.spec.signature == spec.signature:
                 return ch
-        n = NegativeNode(store, amem, spec, exists)
+        n = NegativeNode(store, amem, spec, exists, self.s)
         store.children.append(n)
         amem.successors.insert(0, n)
         for tok in store.outputs():
@@ -259,9 +337,9 @@ class Compiler:
         return n
 
     def _ncc_under(self, store, inner, depth, bindings, exists, rule) -> NCCNode:
-        ncc = NCCNode(store, depth, exists)
-        attach, sub_depth, _ = self.build(tuple(inner), store, depth, dict(bindings), rule)
-        partner = NCCPartner(attach, ncc, sub_depth - depth)
+        ncc = NCCNode(store, depth, exists, self.s)
+        attach, _, _ = self.build(tuple(inner), store, depth, dict(bindings), rule)
+        partner = NCCPartner(attach, ncc)
         ncc.partner = partner
         attach.children.append(partner)
         if isinstance(attach, (JoinNode, TestNode)):
@@ -269,6 +347,9 @@ class Compiler:
         else:
             for tok in attach.outputs():
                 partner.left_activate(tok)
+        # the NCC node comes after its subnetwork among the store's children:
+        # a new token reaches the subnetwork first, and its results wait in
+        # ``pending`` until the NCC node files them under the owner token
         store.children.append(ncc)
         for tok in store.outputs():
             ncc.left_activate(tok)
@@ -276,14 +357,15 @@ class Compiler:
 
     # ------------------------------------------------------------ productions
 
-    def add_production(self, prod: Production, agenda) -> ProductionNode:
+    def add_production(self, prod: Production, agenda=None) -> ProductionNode:
         rule = prod.name
+        self._fact_templates = {}
         attach, depth, bindings = self.build(prod.conditions, self.s.root, 0, {}, rule)
         actions = self.compile_actions(prod, bindings, depth)
-        pnode = ProductionNode(attach, prod, actions, agenda)
+        pnode = ProductionNode(attach, prod, actions, self.s)
         pnode.stage_index = self.s.stage_index[prod.stage]
-        attach.children.append(pnode)
         pnode.bindings = bindings
+        attach.children.append(pnode)
         if isinstance(attach, (JoinNode, TestNode)):
             attach.replay(pnode)
         else:
@@ -297,14 +379,18 @@ class Compiler:
         out = []
         for a in prod.actions:
             if isinstance(a, AssertFact):
-                self.check_slots(a.template, a.slots, rule)
-                gs = [(s, self._val(v, bindings, rule)) for s, v in a.slots]
+                slots = self.check_slots(a.template, a.slots, rule)
+                gs = [(s, self._val(v, bindings, rule)) for s, v in slots]
                 out.append(("assert", a.template, gs, a.logical))
             elif isinstance(a, Retract):
                 out.append(("retract", self._fact_var(a.var, bindings, rule)))
             elif isinstance(a, Modify):
                 pos = self._fact_var(a.var, bindings, rule)
-                gs = [(s, self._val(v, bindings, rule)) for s, v in a.slots]
+                slots = a.slots
+                t = self._fact_templates.get(a.var)
+                if t is not None:
+                    slots = self.check_slots(t, slots, rule)
+                gs = [(s, self._val(v, bindings, rule)) for s, v in slots]
                 out.append(("modify", pos, gs))
             elif isinstance(a, Call):
                 fn = self._function(a.fn, rule)
@@ -323,13 +409,16 @@ class Compiler:
                 raise UnboundVariableError(f"variable ?{v.name} is not bound", rule)
             pos, slot = loc
             if slot is None:
-                return lambda facts, p=pos: facts[p]
-            return lambda facts, p=pos, s=slot: facts[p].values.get(s)
+                return lambda facts: facts[pos]
+            return lambda facts: facts[pos].values[slot]
         if isinstance(v, Expr):
             fn = self._function(v.fn, rule)
             gs = [self._val(a, bindings, rule) for a in v.args]
+            if len(gs) == 2:
+                g0, g1 = gs
+                return lambda facts: fn(g0(facts), g1(facts))
             return lambda facts: fn(*[g(facts) for g in gs])
-        return lambda facts, c=v: c
+        return lambda facts: v
 
     def _fact_var(self, name, bindings, rule):
         loc = bindings.get(name)
@@ -338,6 +427,13 @@ class Compiler:
         if loc[1] is not None:
             raise CompileError(f"?{name} holds a slot value, not a fact", rule)
         return loc[0]
+
+
+def _slot_eq(slot):
+    def eq(f, v):
+        return f.values[slot] == v
+    eq.slot_eq = True
+    return eq
 
 
 def _test_vars(t: Test) -> set[str]:
@@ -354,9 +450,10 @@ def _arg_sig(a, bindings) -> Any:
     if isinstance(a, Var):
         return ("var", bindings.get(a.name))
     if isinstance(a, Expr):
-        return ("expr", a.fn, tuple(_arg_sig(x, bindings) for x in a.args))
+        return ("expr", a.fn if isinstance(a.fn, str) else id(a.fn),
+                tuple(_arg_sig(x, bindings) for x in a.args))
     try:
         hash(a)
-        return ("const", a)
+        return ("const", type(a).__name__, a)
     except TypeError:
-        return ("const", repr(a))
+        return ("const", type(a).__name__, repr(a))

@@ -88,6 +88,18 @@ class SlotValueError(FactError):
     """A fact asserted with slots its template does not declare."""
 
 
+class MatchError(FactError):
+    """A test or predicate raised while a change was being matched.
+
+    The change is undone (working memory and agenda are as before the call)
+    and the original exception is the ``cause``.
+    """
+
+    def __init__(self, message: str, cause: BaseException | None = None):
+        self.cause = cause
+        super().__init__(message)
+
+
 class ActionError(ReteError):
     """An action raised while a production fired; the run was rolled back."""
 

@@ -8,12 +8,17 @@ def _label(node) -> str:
     kind = getattr(node, "kind", type(node).__name__)
     if kind == "production":
         return f"P {node.production.name}"
-    if kind == "join":
-        eq = ", ".join(f"{s}=#{p}.{t or 'fact'}" for s, p, t in node.spec.eq)
-        return f"join {node.amem.template}" + (f" [{eq}]" if eq else "")
-    if kind in ("negative", "exists"):
-        return f"{kind} {node.amem.template}"
+    if kind in ("join", "negative", "exists"):
+        eq = ", ".join(f"{s}={_left(sig)}" for s, sig in node.spec.eq)
+        return f"{kind} {node.amem.template}" + (f" [{eq}]" if eq else "")
     return kind
+
+
+def _left(sig) -> str:
+    if sig[0] == "var":
+        _, pos, slot = sig
+        return f"#{pos}.{slot or 'fact'}"
+    return "expr"
 
 
 def network_graph(session) -> nx.DiGraph:

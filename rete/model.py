@@ -24,17 +24,21 @@ from .errors import SlotValueError
 
 @dataclass(frozen=True)
 class Template:
-    """A fact type with named slots. ``defaults`` fill slots an assert omits.
+    """A fact type with named slots. ``defaults`` fill slots an assert omits;
+    a slot with no default and no value holds ``None``.
 
-    ``open=True`` lets facts carry extra slots beyond those declared (used for
-    pieces, whose attribute set presets extend); patterns may still only name
-    declared slots, so a typo is a compile-time error.
+    Slot names may contain dashes; the Python builders (``P``, ``Assert``,
+    keyword arguments) write them with underscores, and a name is resolved
+    to the declared one either way (:meth:`resolve`). Presets that add
+    attributes to a template use :meth:`Session.extend_template`.
     """
 
     name: str
     slots: tuple[str, ...]
     defaults: Mapping[str, Any] = field(default_factory=dict)
     doc: str = ""
+    _blank: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    _names: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self):
         object.__setattr__(self, "slots", tuple(self.slots))
@@ -44,6 +48,25 @@ class Template:
         for k in self.defaults:
             if k not in self.slots:
                 raise SlotValueError(f"template {self.name!r}: default for unknown slot {k!r}")
+        blank = {s: self.defaults.get(s) for s in self.slots}
+        names = {}
+        for s in self.slots:
+            names.setdefault(s.replace("_", "-"), s)
+            names.setdefault(s.replace("-", "_"), s)
+        for s in self.slots:
+            names[s] = s
+        object.__setattr__(self, "_blank", blank)
+        object.__setattr__(self, "_names", names)
+
+    def resolve(self, slot: str) -> str | None:
+        """The declared slot ``slot`` names (exactly, or with ``_``/``-`` swapped)."""
+        r = self._names.get(slot)
+        if r is None and isinstance(slot, str):
+            r = self._names.get(slot.replace("_", "-")) or self._names.get(slot.replace("-", "_"))
+        return r
+
+    def __hash__(self):
+        return hash((self.name, self.slots))
 
     def extended(self, *slots: str, defaults: Mapping[str, Any] | None = None) -> "Template":
         """A copy of this template with more slots (schema extension)."""
@@ -73,8 +96,8 @@ class Fact:
         self.timetag = 0
         self.alive = False
         self.tokens: dict = {}          # tokens whose last fact is this one
-        self.neg_results: list = []     # (owner token, node) pairs of negative joins
-        self.support = None             # None: unconditional; set of tokens: logical
+        self.neg_results: dict = {}     # negative/exists tokens this fact joins with
+        self.support = None             # None: unconditional; {token: None}: logical
         self.origin = None              # (rule name, fact ids) of the asserting firing
 
     def __getitem__(self, slot: str):

@@ -7,19 +7,92 @@ look their partners up in hashed indexes on both sides (the Rete-II part), so
 a join costs the size of the matching bucket rather than of the memory.
 Tokens are deleted tree-wise: each token knows its children, each fact the
 tokens that end in it.
+
+Invariants the code relies on (and the differential tests check):
+
+* while a working-memory change propagates, only tokens and agenda entries
+  change; alpha memories and facts do not (truth maintenance runs after the
+  change has settled), so iterating memories and buckets without copying
+  them is safe;
+* a token of a *gated* store (negative, exists, NCC) has children exactly
+  when ``tok.passing`` is true; joins below a gated store look at
+  ``passing``, not at the join results, so an unblocking that is deferred
+  (see ``Session._flush_unblocked``) cannot be seen twice;
+* among the successors of an alpha memory, descendants come before their
+  ancestors, so a fact that feeds two joins of one chain is matched once.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from operator import itemgetter
 
 MISSING = object()
+
+
+# ---------------------------------------------------------------- hashing helpers
+
+
+def hkey(k):
+    """A hashable stand-in for an unhashable key (lists, dicts, sets in slots).
+
+    Only used after a ``TypeError``: hashable keys are used as they are. Lists
+    and dicts are tagged so that they never equal a tuple, as in Python.
+    """
+    if isinstance(k, tuple):
+        return tuple(_freeze(x) for x in k)
+    return _freeze(k)
+
+
+def _freeze(v):
+    if isinstance(v, list):
+        return ("__list__", tuple(_freeze(x) for x in v))
+    if isinstance(v, dict):
+        return ("__dict__", frozenset((_freeze(a), _freeze(b)) for a, b in v.items()))
+    if isinstance(v, (set, frozenset)):
+        return frozenset(_freeze(x) for x in v)
+    if isinstance(v, tuple):
+        return tuple(_freeze(x) for x in v)
+    return v
+
+
+def _bucket_add(idx: dict, k, item, val=None) -> None:
+    try:
+        b = idx.get(k)
+    except TypeError:
+        k = hkey(k)
+        b = idx.get(k)
+    if b is None:
+        idx[k] = {item: val}
+    else:
+        b[item] = val
+
+
+def _bucket_remove(idx: dict, k, item) -> None:
+    try:
+        b = idx.get(k)
+    except TypeError:
+        k = hkey(k)
+        b = idx.get(k)
+    if b is not None:
+        b.pop(item, None)
+        if not b:
+            del idx[k]
+
+
+def _bucket(idx: dict, k):
+    try:
+        return idx.get(k)
+    except TypeError:
+        return idx.get(hkey(k))
+
+
+# ---------------------------------------------------------------- tokens
 
 
 class Token:
     """A partial match: the facts matched so far (``None`` for negated positions)."""
 
     __slots__ = ("parent", "fact", "facts", "node", "children", "results", "owner",
-                 "activation", "supported")
+                 "activation", "supported", "dead", "passing")
 
     def __init__(self, parent, fact, node):
         self.parent = parent
@@ -27,34 +100,42 @@ class Token:
         self.facts = parent.facts + (fact,) if parent is not None else ()
         self.node = node
         self.children = None
-        self.results = None     # negative/exists: matching facts; ncc: result tokens
-        self.owner = None       # ncc partner result: the ncc token it blocks
+        self.results = None     # negative/exists: {fact: None}; ncc: {result token: None}
+        self.owner = None       # ncc partner result: the ncc token it is filed under
         self.activation = None
-        self.supported = None   # facts logically supported by this token's firing
+        self.supported = None   # {fact: None} logically supported by this token's firing
+        self.dead = False
+        self.passing = True     # gated stores: whether the token has been passed on
 
 
-def delete_token(tok: Token, from_fact: bool = True, from_parent: bool = True) -> None:
-    """Delete a token and everything below it."""
+def delete_token(tok: Token, from_parent: bool = True) -> None:
+    """Delete a token and everything below it (a token is deleted once)."""
+    if tok.dead:
+        return
+    tok.dead = True
     ch = tok.children
     if ch:
         tok.children = None
-        for c in list(ch):
-            delete_token(c, True, False)
+        for c in ch:
+            delete_token(c, False)
     tok.node.remove_token(tok)
-    if from_fact and tok.fact is not None:
-        tok.fact.tokens.pop(tok, None)
+    f = tok.fact
+    if f is not None:
+        f.tokens.pop(tok, None)
     if from_parent:
         p = tok.parent
-        if p is not None and p.children is not None:
-            p.children.pop(tok, None)
+        if p is not None:
+            pc = p.children
+            if pc:
+                pc.pop(tok, None)
 
 
 def delete_children(tok: Token) -> None:
     ch = tok.children
     if ch:
         tok.children = None
-        for c in list(ch):
-            delete_token(c, True, False)
+        for c in ch:
+            delete_token(c, False)
 
 
 # ---------------------------------------------------------------- alpha side
@@ -63,38 +144,49 @@ def delete_children(tok: Token) -> None:
 class AlphaMemory:
     """Facts that pass one pattern's one-fact tests, with hashed indexes by slot."""
 
-    __slots__ = ("key", "template", "items", "successors", "indexes", "extra", "node", "id")
+    __slots__ = ("key", "template", "items", "successors", "indexes", "extra", "node", "id",
+                 "consts")
 
-    def __init__(self, key, template, extra, node, mid):
+    def __init__(self, key, template, extra, node, mid, consts=()):
         self.key = key
         self.template = template
         self.items: dict = {}
         self.successors: list = []
-        self.indexes: dict = {}
+        self.indexes: dict = {}     # slots -> (key function, {key: {fid: fact}})
         self.extra = extra          # list of callables fact -> bool
         self.node = node            # the AlphaNode that owns this memory
         self.id = mid
+        self.consts = consts        # ((slot, value), ...) tested on the way down
+
+    def matches(self, fact) -> bool:
+        """Whether a fact passes this memory's tests (constant tests included)."""
+        vals = fact.values
+        for s, v in self.consts:
+            x = vals.get(s, MISSING)
+            if x is MISSING or not (x == v):
+                return False
+        for t in self.extra:
+            if not t(fact):
+                return False
+        return True
 
     def index(self, slots: tuple) -> dict:
-        idx = self.indexes.get(slots)
-        if idx is None:
-            idx = {}
+        ent = self.indexes.get(slots)
+        if ent is None:
+            keyfn = right_key_fn(slots)
+            idx: dict = {}
             for fid, f in self.items.items():
-                idx.setdefault(_fact_key(f, slots), {})[fid] = f
-            self.indexes[slots] = idx
-        return idx
+                _bucket_add(idx, keyfn(f), fid, f)
+            ent = self.indexes[slots] = (keyfn, idx)
+        return ent[1]
 
     def add(self, fact) -> None:
         """Store a fact that passed the tests, then right-activate the joins."""
         fid = fact.id
         self.items[fid] = fact
-        for slots, idx in self.indexes.items():
-            k = _fact_key(fact, slots)
-            b = idx.get(k)
-            if b is None:
-                idx[k] = {fid: fact}
-            else:
-                b[fid] = fact
+        if self.indexes:
+            for keyfn, idx in self.indexes.values():
+                _bucket_add(idx, keyfn(fact), fid, fact)
         for s in self.successors:
             s.right_activate(fact)
 
@@ -102,20 +194,18 @@ class AlphaMemory:
         fid = fact.id
         if self.items.pop(fid, None) is None:
             return
-        for slots, idx in self.indexes.items():
-            k = _fact_key(fact, slots)
-            b = idx.get(k)
-            if b is not None:
-                b.pop(fid, None)
-                if not b:
-                    del idx[k]
+        if self.indexes:
+            for keyfn, idx in self.indexes.values():
+                _bucket_remove(idx, keyfn(fact), fid)
 
 
-def _fact_key(fact, slots):
-    v = fact.values
+def right_key_fn(slots: tuple):
+    """Key of a fact for a hashed join on ``slots`` (a value, or a tuple of values)."""
     if len(slots) == 1:
-        return v.get(slots[0], MISSING)
-    return tuple(v.get(s, MISSING) for s in slots)
+        s = slots[0]
+        return lambda f: f.values[s]
+    ig = itemgetter(*slots)
+    return lambda f: ig(f.values)
 
 
 class AlphaNode:
@@ -163,12 +253,16 @@ class Store:
     """Base of nodes that hold tokens (beta memory, negative, NCC, production)."""
 
     kind = "store"
+    gated = False
+    exists = False
 
     def __init__(self, parent):
         self.parent = parent          # the node feeding this store (join/test or store)
         self.tokens: dict = {}
         self.children: list = []
-        self.indexes: dict = {}       # join node -> {key: {token: None}}
+        # left indexes shared by the joins below that key on the same token
+        # positions: left signature -> [key function, {key: {token: None}}, users]
+        self.indexes: dict = {}
 
     def new_token(self, parent_tok, fact) -> Token:
         tok = Token(parent_tok, fact, self)
@@ -183,13 +277,8 @@ class Store:
         self.tokens[tok] = None
         if self.indexes:
             facts = tok.facts
-            for j, idx in self.indexes.items():
-                k = j.left_key(facts)
-                b = idx.get(k)
-                if b is None:
-                    idx[k] = {tok: None}
-                else:
-                    b[tok] = None
+            for ent in self.indexes.values():
+                _bucket_add(ent[1], ent[0](facts), tok)
         return tok
 
     def remove_token(self, tok: Token) -> None:
@@ -198,30 +287,28 @@ class Store:
             self.remove_from_indexes(tok)
 
     def remove_from_indexes(self, tok: Token) -> None:
-        if True:
-            facts = tok.facts
-            for j, idx in self.indexes.items():
-                k = j.left_key(facts)
-                b = idx.get(k)
-                if b is not None:
-                    b.pop(tok, None)
-                    if not b:
-                        del idx[k]
+        facts = tok.facts
+        for ent in self.indexes.values():
+            _bucket_remove(ent[1], ent[0](facts), tok)
 
-    def index_for(self, join) -> dict:
-        idx = self.indexes.get(join)
-        if idx is None:
-            idx = {}
+    def index_for(self, spec) -> dict:
+        """The left index for a join with this spec (shared by equal left keys)."""
+        ent = self.indexes.get(spec.left_sig)
+        if ent is None:
+            idx: dict = {}
+            keyfn = spec.left_key
             for tok in self.tokens:
-                idx.setdefault(join.left_key(tok.facts), {})[tok] = None
-            self.indexes[join] = idx
-        return idx
+                _bucket_add(idx, keyfn(tok.facts), tok)
+            ent = self.indexes[spec.left_sig] = [keyfn, idx, 0]
+        ent[2] += 1
+        return ent[1]
 
-    def emit(self, tok) -> None:
-        for c in self.children:
-            c.left_activate(tok)
-
-    gated = False
+    def release_index(self, spec) -> None:
+        ent = self.indexes.get(spec.left_sig)
+        if ent is not None:
+            ent[2] -= 1
+            if ent[2] <= 0:
+                del self.indexes[spec.left_sig]
 
     def outputs(self):
         """Tokens this store passes on to its children (all, for a plain memory)."""
@@ -237,7 +324,7 @@ class RootMemory(Store):
         self.tokens[self.dummy] = None
 
     def remove_token(self, tok):  # the dummy token never goes
-        pass
+        tok.dead = False
 
 
 class BetaMemory(Store):
@@ -257,96 +344,96 @@ class NegativeNode(Store):
     arrival or departure updates only the tokens it joins.
     """
 
-    def __init__(self, parent, amem, join_spec, exists=False):
+    gated = True
+
+    def __init__(self, parent, amem, join_spec, exists=False, session=None):
         super().__init__(parent)
         self.amem = amem
         self.exists = exists
         self.kind = "exists" if exists else "negative"
         self.spec = join_spec  # JoinSpec: keys and tests
         self.own_index: dict = {}
+        self.session = session
 
-    def left_activate(self, parent_tok) -> None:
+    def left_activate(self, parent_tok, fact=None) -> None:
         tok = self.new_token(parent_tok, None)
         spec = self.spec
         facts = tok.facts
-        if spec.eq:
+        if spec.left_key is not None:
             k = spec.left_key(facts)
-            b = self.own_index.get(k)
-            if b is None:
-                self.own_index[k] = {tok: None}
-            else:
-                b[tok] = None
-            cand = spec.amem_index.get(k)
+            _bucket_add(self.own_index, k, tok)
+            cand = _bucket(spec.amem_index, k)
             cand = cand.values() if cand else ()
         else:
             cand = self.amem.items.values()
-        res = []
+        res = {}
         test = spec.test
         for f in cand:
             if test is None or test(facts, f):
-                res.append(f)
-                f.neg_results.append(tok)
+                res[f] = None
+                f.neg_results[tok] = None
         tok.results = res
         if bool(res) == self.exists:
             for c in self.children:
                 c.left_activate(tok)
+        else:
+            tok.passing = False
 
     def right_activate(self, fact) -> None:
         spec = self.spec
-        if spec.eq:
-            b = self.own_index.get(spec.right_key(fact))
-            if not b:
+        if spec.left_key is not None:
+            toks = _bucket(self.own_index, spec.right_key(fact))
+            if not toks:
                 return
-            toks = list(b)
         else:
-            toks = list(self.tokens)
+            toks = self.tokens
         test = spec.test
+        exists = self.exists
         for tok in toks:
             if test is None or test(tok.facts, fact):
                 res = tok.results
                 was_empty = not res
-                res.append(fact)
-                fact.neg_results.append(tok)
+                res[fact] = None
+                fact.neg_results[tok] = None
                 if was_empty:
-                    if self.exists:
-                        for c in self.children:
-                            c.left_activate(tok)
-                    else:
+                    if exists:
+                        if not tok.passing:
+                            tok.passing = True
+                            for c in self.children:
+                                c.left_activate(tok)
+                    elif tok.passing:
+                        tok.passing = False
                         delete_children(tok)
 
     def fact_removed(self, tok, fact) -> None:
+        """``fact`` left; unblocking is queued on the session (emitted after deletions)."""
         res = tok.results
-        res.remove(fact)
+        res.pop(fact, None)
         if not res:
             if self.exists:
-                delete_children(tok)
-            else:
-                for c in self.children:
-                    c.left_activate(tok)
+                if tok.passing:
+                    tok.passing = False
+                    delete_children(tok)
+            elif not tok.passing:
+                self.session._unblocked.append(tok)
+
+    def unblock(self, tok) -> None:
+        if not tok.dead and not tok.passing and bool(tok.results) == self.exists:
+            tok.passing = True
+            for c in self.children:
+                c.left_activate(tok)
 
     def remove_token(self, tok) -> None:
         del self.tokens[tok]
         for f in tok.results:
-            try:
-                f.neg_results.remove(tok)
-            except ValueError:
-                pass
-        if self.spec.eq:
-            k = self.spec.left_key(tok.facts)
-            b = self.own_index.get(k)
-            if b is not None:
-                b.pop(tok, None)
-                if not b:
-                    del self.own_index[k]
+            f.neg_results.pop(tok, None)
+        if self.spec.left_key is not None:
+            _bucket_remove(self.own_index, self.spec.left_key(tok.facts), tok)
         if self.indexes:
             self.remove_from_indexes(tok)
 
-    gated = True
-
     def outputs(self):
-        return [t for t in self.tokens if bool(t.results) == self.exists]
-
-
+        return [t for t in self.tokens if t.passing]
 
 
 class NCCNode(Store):
@@ -354,79 +441,95 @@ class NCCNode(Store):
 
     The conjunction is a subnetwork hanging off the same parent store; its
     bottom is the :class:`NCCPartner`, which files each complete sub-match
-    under the NCC token that owns it.
+    under the NCC token that owns it (the token made from the same parent
+    token).
     """
 
-    def __init__(self, parent, depth, exists=False):
+    gated = True
+
+    def __init__(self, parent, depth, exists=False, session=None):
         super().__init__(parent)
         self.partner: NCCPartner | None = None
-        self.depth = depth          # length of the owner tokens' fact tuple
+        self.depth = depth          # length of the parent tokens' fact tuple
         self.exists = exists
         self.kind = "ncc-exists" if exists else "ncc"
         self.by_parent: dict = {}   # parent token -> owner token
-        self.pending: dict = {}     # parent token -> [results] that arrived first
+        self.pending: dict = {}     # parent token -> {results} that arrived first
+        self.session = session
 
-    def left_activate(self, parent_tok) -> None:
+    def left_activate(self, parent_tok, fact=None) -> None:
         tok = self.new_token(parent_tok, None)
         self.by_parent[parent_tok] = tok
-        res = self.pending.pop(parent_tok, None) or []
-        for r in res:
-            r.owner = tok
+        res = self.pending.pop(parent_tok, None)
+        if res is None:
+            res = {}
+        else:
+            for r in res:
+                r.owner = tok
         tok.results = res
         if bool(res) == self.exists:
             for c in self.children:
                 c.left_activate(tok)
+        else:
+            tok.passing = False
 
     def add_result(self, parent_tok, result) -> None:
         owner = self.by_parent.get(parent_tok)
         if owner is None:
-            self.pending.setdefault(parent_tok, []).append(result)
+            self.pending.setdefault(parent_tok, {})[result] = None
             return
         result.owner = owner
         res = owner.results
         was_empty = not res
-        res.append(result)
+        res[result] = None
         if was_empty:
             if self.exists:
-                for c in self.children:
-                    c.left_activate(owner)
-            else:
+                if not owner.passing:
+                    owner.passing = True
+                    for c in self.children:
+                        c.left_activate(owner)
+            elif owner.passing:
+                owner.passing = False
                 delete_children(owner)
 
     def result_removed(self, result) -> None:
         owner = result.owner
         if owner is None:
             # still pending: drop it from the buffer
-            for k, lst in list(self.pending.items()):
-                if result in lst:
-                    lst.remove(result)
-                    if not lst:
+            for k, d in list(self.pending.items()):
+                if result in d:
+                    del d[result]
+                    if not d:
                         del self.pending[k]
             return
+        result.owner = None
         res = owner.results
-        try:
-            res.remove(result)
-        except ValueError:
+        if res.pop(result, MISSING) is MISSING or res or owner.dead:
             return
-        if not res and owner in self.tokens:
-            if self.exists:
+        if self.exists:
+            if owner.passing:
+                owner.passing = False
                 delete_children(owner)
-            else:
-                for c in self.children:
-                    c.left_activate(owner)
+        elif not owner.passing:
+            self.session._unblocked.append(owner)
+
+    def unblock(self, tok) -> None:
+        if not tok.dead and not tok.passing and bool(tok.results) == self.exists:
+            tok.passing = True
+            for c in self.children:
+                c.left_activate(tok)
 
     def remove_token(self, tok) -> None:
         del self.tokens[tok]
-        self.by_parent.pop(tok.parent, None)
+        if self.by_parent.get(tok.parent) is tok:
+            del self.by_parent[tok.parent]
         for r in tok.results:
             r.owner = None
         if self.indexes:
             self.remove_from_indexes(tok)
 
-    gated = True
-
     def outputs(self):
-        return [t for t in self.tokens if bool(t.results) == self.exists]
+        return [t for t in self.tokens if t.passing]
 
 
 class NCCPartner(Store):
@@ -434,15 +537,16 @@ class NCCPartner(Store):
 
     kind = "ncc-partner"
 
-    def __init__(self, parent, ncc: NCCNode, sub_len: int):
+    def __init__(self, parent, ncc: NCCNode):
         super().__init__(parent)
         self.ncc = ncc
-        self.sub_len = sub_len
+        self.top = ncc.parent       # the store both the NCC node and the subnetwork hang off
 
     def left_activate(self, parent_tok, fact=None) -> None:
         tok = self.new_token(parent_tok, fact)
-        anc = tok
-        for _ in range(self.sub_len):
+        anc = parent_tok
+        top = self.top
+        while anc.node is not top:
             anc = anc.parent
         self.ncc.add_result(anc, tok)
 
@@ -456,28 +560,48 @@ class ProductionNode(Store):
 
     kind = "production"
 
-    def __init__(self, parent, production, compiled, agenda):
+    def __init__(self, parent, production, compiled, session):
         super().__init__(parent)
         self.production = production
         self.compiled = compiled
-        self.agenda = agenda
+        self.session = session
+        self.agenda = session.agenda
+        self.neg_salience = -production.salience
+        self.stage_index = 0
+        self.bindings: dict = {}
+        self.dying = False
 
     def left_activate(self, parent_tok, fact=None) -> None:
-        tok = self.new_token(parent_tok, fact)
-        self.agenda.add(self, tok)
+        tok = Token(parent_tok, fact, self)
+        ch = parent_tok.children
+        if ch is None:
+            parent_tok.children = {tok: None}
+        else:
+            ch[tok] = None
+        if fact is not None:
+            fact.tokens[tok] = None
+        self.tokens[tok] = None
+        s = self.session
+        if s._restore is None:
+            self.agenda.add(self, tok)
+        else:
+            s._restore_token(self, tok)
 
     def remove_token(self, tok) -> None:
         del self.tokens[tok]
-        if tok.activation is not None:
-            self.agenda.remove(tok.activation)
+        act = tok.activation
+        s = self.session
+        if s._journal is not None and not s._rolling and not self.dying:
+            tags = tuple([f.timetag for f in tok.facts if f is not None])
+            s._journal.append(("D", self, tags, act.seq if act is not None else None))
+            if tok.supported:
+                for f in tok.supported:
+                    s._journal.append(("S-", self, tags, tok, f))
+        if act is not None:
+            self.agenda.remove(act)
             tok.activation = None
-        else:
-            s = self.agenda.session
-            if s._refracted is not None:
-                # it fired: if a rollback rebuilds this token, it stays fired
-                s._refracted.add(s._signature(self, tok))
-        if tok.supported:
-            self.agenda.session._support_lost(tok)
+        if tok.supported and not s._rolling:
+            s._tms_queue.append(tok)
 
 
 # ---------------------------------------------------------------- beta side: joins
@@ -486,34 +610,40 @@ class ProductionNode(Store):
 class JoinSpec:
     """The compiled tests between a token and a fact.
 
-    ``eq`` lists (fact slot, token position, token slot) equalities, used as the
-    hash key on both sides; ``test`` is a callable ``(facts, fact) -> bool`` for
-    everything else (or ``None``).
+    ``eq`` lists ``(fact slot, left signature)`` equalities whose values are
+    the hash key on both sides: ``left_key(facts)`` computes it from a token,
+    ``right_key(fact)`` from a fact. ``test`` is a callable ``(facts, fact) ->
+    bool`` for everything else (or ``None``).
     """
 
-    __slots__ = ("eq", "test", "left_key", "right_key", "slots", "amem_index", "signature")
+    __slots__ = ("eq", "test", "left_key", "right_key", "slots", "amem_index", "signature",
+                 "left_sig")
 
     def __init__(self, eq, test, test_sig, amem):
-        self.eq = tuple(eq)
+        # eq: [(slot, left signature, left getter facts -> value)]
+        eq = sorted(eq, key=lambda e: (e[0], repr(e[1])))
+        self.eq = tuple((s, sig) for s, sig, _ in eq)
+        self.slots = tuple(s for s, _, _ in eq)
+        self.left_sig = tuple(sig for _, sig, _ in eq)
         self.test = test
-        self.slots = tuple(e[0] for e in eq)
         self.signature = (self.eq, test_sig)
-        self.amem_index = amem.index(self.slots) if eq else None
         if not eq:
             self.left_key = self.right_key = None
-        elif len(eq) == 1:
-            (s, pos, ts), = eq
-            if ts is None:
-                self.left_key = lambda facts, p=pos: facts[p].id
-            else:
-                self.left_key = lambda facts, p=pos, t=ts: facts[p].values.get(t, MISSING)
-            self.right_key = lambda f, s=s: f.values.get(s, MISSING)
+            self.amem_index = None
+            return
+        self.amem_index = amem.index(self.slots)
+        self.right_key = amem.indexes[self.slots][0]
+        gs = [g for _, _, g in eq]
+        if len(gs) == 1:
+            self.left_key = gs[0]
+        elif len(gs) == 2:
+            g0, g1 = gs
+            self.left_key = lambda facts: (g0(facts), g1(facts))
+        elif len(gs) == 3:
+            g0, g1, g2 = gs
+            self.left_key = lambda facts: (g0(facts), g1(facts), g2(facts))
         else:
-            locs = tuple((pos, ts) for _, pos, ts in eq)
-            slots = self.slots
-            self.left_key = lambda facts, locs=locs: tuple(
-                facts[p].id if t is None else facts[p].values.get(t, MISSING) for p, t in locs)
-            self.right_key = lambda f, slots=slots: tuple(f.values.get(s, MISSING) for s in slots)
+            self.left_key = lambda facts: tuple([g(facts) for g in gs])
 
 
 class JoinNode:
@@ -526,57 +656,67 @@ class JoinNode:
         self.amem = amem
         self.spec = spec
         self.children: list = []
-        self.left_key = spec.left_key
-        self.pidx = parent.index_for(self) if spec.eq else None
+        self.pidx = parent.index_for(spec) if spec.left_key is not None else None
 
     def left_activate(self, tok) -> None:
         spec = self.spec
-        if spec.eq:
-            b = spec.amem_index.get(spec.left_key(tok.facts))
+        facts = tok.facts
+        if spec.left_key is not None:
+            b = _bucket(spec.amem_index, spec.left_key(facts))
             if not b:
                 return
-            cand = list(b.values())
+            cand = b.values()
         else:
-            cand = list(self.amem.items.values())
+            cand = self.amem.items.values()
+            if not cand:
+                return
         test = spec.test
-        facts = tok.facts
         children = self.children
-        for f in cand:
-            if test is None or test(facts, f):
-                for c in children:
-                    c.left_activate(tok, f)
+        if len(children) == 1:
+            la = children[0].left_activate
+            if test is None:
+                for f in cand:
+                    la(tok, f)
+            else:
+                for f in cand:
+                    if test(facts, f):
+                        la(tok, f)
+        else:
+            for f in cand:
+                if test is None or test(facts, f):
+                    for c in children:
+                        c.left_activate(tok, f)
 
     def right_activate(self, fact) -> None:
-        if self.pidx is not None:
-            b = self.pidx.get(self.spec.right_key(fact))
-            if not b:
-                return
-            if self.parent.gated:
-                ex = self.parent.exists
-                toks = [t for t in b if bool(t.results) == ex]
-            else:
-                toks = list(b)
-        else:
-            toks = self.parent.outputs()
+        pidx = self.pidx
+        if pidx is not None:
+            toks = _bucket(pidx, self.spec.right_key(fact))
             if not toks:
                 return
+        else:
+            toks = self.parent.tokens
         test = self.spec.test
+        gated = self.parent.gated
         children = self.children
         for tok in toks:
+            if gated and not tok.passing:
+                continue
             if test is None or test(tok.facts, fact):
                 for c in children:
                     c.left_activate(tok, fact)
 
     def replay(self, child) -> None:
+        """Feed a new child everything this join would have passed it."""
+        spec = self.spec
         for tok in self.parent.outputs():
-            spec = self.spec
-            if spec.eq:
-                b = spec.amem_index.get(spec.left_key(tok.facts))
+            facts = tok.facts
+            if spec.left_key is not None:
+                b = _bucket(spec.amem_index, spec.left_key(facts))
                 cand = list(b.values()) if b else []
             else:
                 cand = list(self.amem.items.values())
             for f in cand:
-                if spec.test is None or spec.test(tok.facts, f):
+                if spec.test is None or spec.test(facts, f):
                     child.left_activate(tok, f)
 
 

@@ -14,6 +14,7 @@ Example::
 """
 from __future__ import annotations
 
+from collections import deque
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
@@ -23,12 +24,13 @@ import networkx as nx
 from . import functions as builtin_functions
 from .agenda import Agenda
 from .compiler import Compiler
-from .errors import (ActionError, DuplicateProductionError, DuplicateTemplateError,
+from .errors import (ActionError, DuplicateProductionError, DuplicateTemplateError, MatchError,
                      RetractedFactError, ReteError, SlotValueError, StageCycleError,
                      UnknownFactError, UnknownProductionError, UnknownStageError,
                      UnknownTemplateError)
 from .model import Fact, Production, Rule, Template, as_production
-from .network import AlphaNode, RootMemory, delete_token
+from .network import (MISSING, AlphaNode, JoinNode, NCCNode, ProductionNode, RootMemory,
+                      delete_token, hkey)
 
 
 @dataclass
@@ -78,10 +80,15 @@ class Context:
         return tuple(f for f in self.token.facts if f is not None)
 
     def assert_fact(self, template: str, values: Mapping | None = None, /, **slots) -> Fact:
-        return self.session._assert(template, {**(values or {}), **slots}, None, self)
+        s = self.session
+        vals = s._values(template, values, slots)
+        return s._guarded(s._assert_vals, template, vals, None, self.pnode, self.token)
 
     def assert_logical(self, template: str, values: Mapping | None = None, /, **slots) -> Fact:
-        return self.session._assert(template, {**(values or {}), **slots}, self.token, self)
+        """Assert a fact that lives as long as this firing's match does."""
+        s = self.session
+        vals = s._values(template, values, slots)
+        return s._guarded(s._assert_vals, template, vals, self.token, self.pnode, self.token)
 
     def retract(self, fact: Fact) -> None:
         self.session.retract(fact)
@@ -93,8 +100,27 @@ class Context:
         self.session.halt()
 
 
+def _tags(tok) -> tuple:
+    return tuple([f.timetag for f in tok.facts if f is not None])
+
+
+def _lkey(template: str, vals: dict):
+    k = (template, tuple(vals.values()))
+    try:
+        hash(k)
+    except TypeError:
+        k = hkey(k)
+    return k
+
+
 class Session:
-    """Working memory plus the compiled productions, run by an agenda."""
+    """Working memory plus the compiled productions, run by an agenda.
+
+    Every change either completes or raises with the session unchanged:
+    compile errors detach what was built, a test that raises while a fact is
+    matched undoes that change (:class:`MatchError`), an action that raises
+    undoes the whole :meth:`run` (:class:`ActionError`).
+    """
 
     def __init__(self, strategy: str = "recency", stages: Iterable[str] = ("default",)):
         self.templates: dict[str, Template] = {}
@@ -102,6 +128,7 @@ class Session:
         self.productions: dict[str, Any] = {}        # name -> ProductionNode
         self.alpha_roots: dict[str, AlphaNode] = {}
         self.alpha_memories: dict = {}
+        self._next_amem_id = 0
         self.root = RootMemory()
         self.facts: dict[int, Fact] = {}
         self.by_template: dict[str, dict[int, Fact]] = {}
@@ -117,9 +144,16 @@ class Session:
         self.trace_enabled = False
         self.trace: list[Firing] = []
         self.listeners: list[Callable] = []   # fn(kind, fact, old_values) on every change
-        self._journal: list | None = None
-        self._refracted: set | None = None
         self.firings = 0
+        # journal: None when nothing records; _marks[i] is where checkpoint i began
+        self._journal: list | None = None
+        self._marks: list[int] = []
+        self._rolling = False                 # undoing: truth maintenance is off
+        self._restore: dict | None = None     # while undoing: agenda state by match
+        self._rebuilt: dict | None = None     # while undoing: tokens made again, by match
+        self._tms_queue: deque = deque()      # production tokens that lost their match
+        self._unblocked: list = []            # gated tokens to pass on once deletions end
+        self._logical: dict = {}              # (template, values) -> logical fact
         self.define_stages(stages)
 
     # ------------------------------------------------------------ declarations
@@ -137,6 +171,8 @@ class Session:
                 raise DuplicateTemplateError(
                     f"template {t.name!r}: a replacement must keep its slots ({', '.join(sorted(missing))})")
         self.templates[t.name] = t
+        if old is not None and old.slots != t.slots:
+            self._fill_slots(t)
         return t
 
     def extend_template(self, name: str, *slots: str, defaults: Mapping | None = None) -> Template:
@@ -146,11 +182,14 @@ class Session:
             raise UnknownTemplateError(f"unknown template {name!r}")
         t = old.extended(*slots, defaults=defaults)
         self.templates[name] = t
-        for f in self.by_template.get(name, {}).values():
-            for s in slots:
-                if s not in f.values and s in t.defaults:
-                    f.values[s] = t.defaults[s]
+        self._fill_slots(t)
         return t
+
+    def _fill_slots(self, t: Template) -> None:
+        for f in self.by_template.get(t.name, {}).values():
+            for s, v in t._blank.items():
+                if s not in f.values:
+                    f.values[s] = v
 
     def register_function(self, name: str, fn: Callable | None = None):
         """Register a function callable by name from tests and actions (also a decorator)."""
@@ -165,15 +204,21 @@ class Session:
     def define_stages(self, order: Iterable[str]) -> None:
         """Append stages in this order (stages already declared keep their place)."""
         order = list(order)
+        saved = list(self._stage_after)
         for a, b in zip(order, order[1:]):
             self._stage_after.append((a, b))
         for s in order:
             if s not in self.stage_index:
                 self._stage_after.append((None, s))
-        self._relayout_stages()
+        try:
+            self._relayout_stages()
+        except StageCycleError:
+            self._stage_after[:] = saved
+            raise
 
     def define_stage(self, name: str, after: Iterable[str] = (), before: Iterable[str] = ()) -> None:
         """Declare a stage with ordering constraints relative to others."""
+        saved = list(self._stage_after)
         self._stage_after.append((None, name))
         for a in after:
             self._stage_after.append((a, name))
@@ -182,23 +227,22 @@ class Session:
         try:
             self._relayout_stages()
         except StageCycleError:
-            del self._stage_after[-(1 + len(list(after)) + len(list(before))):]
+            self._stage_after[:] = saved
             raise
 
     def _relayout_stages(self) -> None:
         g = nx.DiGraph()
-        seen = []
+        seen: dict = {}
         for a, b in self._stage_after:
             for n in (a, b):
                 if n is not None and n not in seen:
-                    seen.append(n)
+                    seen[n] = len(seen)
         g.add_nodes_from(seen)
         g.add_edges_from((a, b) for a, b in self._stage_after if a is not None)
         try:
-            order = list(nx.lexicographical_topological_sort(g, key=seen.index))
+            order = list(nx.lexicographical_topological_sort(g, key=seen.__getitem__))
         except nx.NetworkXUnfeasible:
             cycle = [e[0] for e in nx.find_cycle(g)]
-            bad = len(self._stage_after)
             raise StageCycleError(cycle)
         old_names = list(self.stages)
         self.stages = order
@@ -216,20 +260,25 @@ class Session:
             self.add_production(p)
 
     def add_production(self, prod: Production | Rule, replace: bool = False):
+        """Compile a production; with ``replace``, it takes the place of the one of its name.
+
+        A replacement is compiled before the old production goes, so an error
+        leaves the old one in place (and nodes the two share keep their
+        memories).
+        """
         prod = as_production(prod)
-        if prod.name in self.productions:
-            if not replace:
-                raise DuplicateProductionError(f"production {prod.name!r} already exists")
+        old = self.productions.get(prod.name)
+        if old is not None and not replace:
+            raise DuplicateProductionError(f"production {prod.name!r} already exists")
         if prod.stage not in self.stage_index:
             raise UnknownStageError(
                 f"rule {prod.name!r}: stage {prod.stage!r} is not declared "
                 f"(stages: {', '.join(self.stages)})")
-        # compile to check everything before touching the network
         with self._atomic_network():
-            if prod.name in self.productions:
-                self.remove_production(prod.name)
-            pnode = self.compiler.add_production(prod, self.agenda)
-            self.productions[prod.name] = pnode
+            pnode = self.compiler.add_production(prod)
+        if old is not None:
+            self._remove_pnode(old)
+        self.productions[prod.name] = pnode
         return pnode
 
     def replace_production(self, prod: Production | Rule):
@@ -240,13 +289,25 @@ class Session:
         return self.add_production(prod, replace=True)
 
     def remove_production(self, name: str) -> Production:
-        """Remove a production and every node no other production uses."""
+        """Remove a production and every node no other production uses.
+
+        Facts its firings supported logically lose that support. Adding and
+        removing productions is not recorded by :meth:`checkpoint`.
+        """
         pnode = self.productions.get(name)
         if pnode is None:
             raise UnknownProductionError(f"no production named {name!r}")
         del self.productions[name]
-        self._destroy(pnode)
+        self._remove_pnode(pnode)
         return pnode.production
+
+    def _remove_pnode(self, pnode) -> None:
+        pnode.dying = True
+        self._destroy(pnode)
+        if self._unblocked:
+            self._flush_unblocked()
+        if self._tms_queue:
+            self._settle()
 
     def list_productions(self) -> list[Production]:
         return [p.production for p in self.productions.values()]
@@ -261,13 +322,21 @@ class Session:
     def _atomic_network(self):
         """Compile errors leave no half-built nodes: new nodes are destroyed."""
         before = set(map(id, self._all_nodes()))
+        amems = set(map(id, self.alpha_memories.values()))
         try:
             yield
-        except Exception:
-            for n in list(self._all_nodes()):
-                if id(n) not in before:
-                    self._detach(n)
-            raise
+        except BaseException as e:
+            new = [n for n in self._all_nodes() if id(n) not in before]
+            for n in reversed(new):
+                self._detach(n)
+            for am in list(self.alpha_memories.values()):
+                if id(am) not in amems and not am.successors:
+                    self._drop_alpha_memory(am)
+            self._unblocked.clear()
+            if isinstance(e, ReteError) or not isinstance(e, Exception):
+                raise
+            raise MatchError(f"a test raised while matching the new production: {e!r}",
+                             e) from e
 
     def _all_nodes(self):
         stack = [self.root]
@@ -279,52 +348,49 @@ class Session:
             seen.add(id(n))
             yield n
             stack.extend(getattr(n, "children", ()))
-            if hasattr(n, "partner") and n.partner is not None:
-                pass
 
     def _detach(self, node) -> None:
         parent = getattr(node, "parent", None)
         if parent is not None and node in parent.children:
             parent.children.remove(node)
+        if isinstance(node, ProductionNode):
+            node.dying = True
         self._cleanup(node)
 
     def _cleanup(self, node) -> None:
         tokens = getattr(node, "tokens", None)
         if tokens:
             for tok in list(tokens):
-                if tok in node.tokens:
-                    delete_token(tok)
+                delete_token(tok)
         amem = getattr(node, "amem", None)
         if amem is not None:
             if node in amem.successors:
                 amem.successors.remove(node)
-            idx = getattr(node, "spec", None)
             if not amem.successors:
                 self._drop_alpha_memory(amem)
-        parent = getattr(node, "parent", None)
-        if parent is not None and getattr(node, "spec", None) is not None and node.spec.eq \
-                and hasattr(parent, "indexes"):
-            parent.indexes.pop(node, None)
+        if isinstance(node, JoinNode) and node.pidx is not None:
+            node.parent.release_index(node.spec)
+            node.pidx = None
 
-    def _destroy(self, node) -> None:
-        """Delete ``node`` and then any ancestor left without children."""
-        while node is not None and node is not self.root:
+    def _destroy(self, node, stop=None) -> None:
+        """Delete ``node`` and then any ancestor left without children (up to ``stop``)."""
+        while node is not None and node is not self.root and node is not stop:
             parent = node.parent
             if node in parent.children:
                 parent.children.remove(node)
-            from .network import NCCNode
             if isinstance(node, NCCNode) and node.partner is not None:
                 partner = node.partner
                 node.partner = None
-                self._destroy(partner)
+                self._destroy(partner, stop=parent)
             self._cleanup(node)
-            if parent.children or parent is self.root:
+            if parent.children:
                 break
             node = parent
 
     def _drop_alpha_memory(self, amem) -> None:
-        self.alpha_memories.pop(amem.key, None)
-        for fid in list(amem.items):
+        if self.alpha_memories.get(amem.key) is amem:
+            del self.alpha_memories[amem.key]
+        for fid in amem.items:
             lst = self.fact_amems.get(fid)
             if lst and amem in lst:
                 lst.remove(amem)
@@ -344,51 +410,77 @@ class Session:
     def facts_of(self, template: str) -> list[Fact]:
         return list(self.by_template.get(template, {}).values())
 
-    def _check_values(self, t: Template, values: Mapping) -> dict:
-        out = dict(t.defaults)
-        for k, v in values.items():
-            if k not in t.slots:
-                raise SlotValueError(
-                    f"template {t.name!r} has no slot {k!r} (slots: {', '.join(t.slots)})")
-            out[k] = v
+    def _values(self, template: str, values: Mapping | None, slots: Mapping) -> dict:
+        """Complete slot values for a new fact (defaults, then ``None``)."""
+        t = self.templates.get(template)
+        if t is None:
+            raise UnknownTemplateError(f"unknown template {template!r}")
+        out = dict(t._blank)
+        for src in (values, slots):
+            if not src:
+                continue
+            for k, v in src.items():
+                if k not in out:
+                    r = t.resolve(k)
+                    if r is None:
+                        raise SlotValueError(
+                            f"template {t.name!r} has no slot {k!r} (slots: {', '.join(t.slots)})")
+                    k = r
+                out[k] = v
         return out
 
     def assert_fact(self, template: str, values: Mapping | None = None, /, **slots) -> Fact:
         """Assert a fact; returns it. Slot names not in the template are an error."""
-        return self._assert(template, {**(values or {}), **slots}, None, None)
+        vals = self._values(template, values, slots)
+        return self._guarded(self._assert_vals, template, vals, None, None, None)
 
-    def _assert(self, template: str, values: Mapping, support_token, ctx) -> Fact:
-        t = self.templates.get(template)
-        if t is None:
-            raise UnknownTemplateError(f"unknown template {template!r}")
-        vals = self._check_values(t, values)
-        if support_token is not None:
-            # a logical assert of a fact already present adds support to it
-            for f in self.by_template.get(template, {}).values():
-                if f.values == vals and f.support is not None:
-                    f.support.add(support_token)
-                    if support_token.supported is None:
-                        support_token.supported = []
-                    support_token.supported.append(f)
-                    return f
+    def _assert(self, template: str, values: Mapping, support_token=None, ctx=None) -> Fact:
+        """Compatibility entry: assert ``values``, logically on ``support_token`` if given."""
+        vals = self._values(template, values, None)
+        pnode = ctx.pnode if ctx is not None else None
+        tok = ctx.token if ctx is not None else None
+        return self._guarded(self._assert_vals, template, vals, support_token, pnode, tok)
+
+    def _assert_vals(self, template: str, vals: dict, support, pnode, tok) -> Fact | None:
+        j = self._journal
+        if support is not None:
+            if support.dead:
+                # the match that would support it is gone (earlier in the same firing)
+                return None
+            lk = _lkey(template, vals)
+            f = self._logical.get(lk)
+            if f is not None and f.alive and f.support is not None:
+                # a logical assert of a fact already present adds support to it
+                if support not in f.support:
+                    f.support[support] = None
+                    if support.supported is None:
+                        support.supported = {}
+                    support.supported[f] = None
+                    if j is not None:
+                        j.append(("S+", support.node, _tags(support), support, f))
+                return f
         f = Fact(self._next_id, template, vals)
         self._next_id += 1
-        if ctx is not None:
-            f.origin = (ctx.pnode.production.name,
-                        tuple(x.id for x in ctx.token.facts if x is not None))
-        if support_token is not None:
-            f.support = {support_token}
-            if support_token.supported is None:
-                support_token.supported = []
-            support_token.supported.append(f)
+        if pnode is not None:
+            f.origin = (pnode.production.name, tuple([x.id for x in tok.facts if x is not None]))
+        if support is not None:
+            f.support = {support: None}
+            if support.supported is None:
+                support.supported = {}
+            support.supported[f] = None
+            if j is not None:
+                j.append(("S+", support.node, _tags(support), support, f))
+        if j is not None:
+            j.append(("A", f))
         self._insert(f)
-        if self._journal is not None:
-            self._journal.append(("assert", f))
         return f
 
-    def _insert(self, f: Fact) -> None:
-        self._time += 1
-        f.timetag = self._time
+    def _insert(self, f: Fact, tag: int | None = None) -> None:
+        if tag is None:
+            self._time += 1
+            f.timetag = self._time
+        else:
+            f.timetag = tag
         f.alive = True
         fid = f.id
         self.facts[fid] = f
@@ -396,50 +488,74 @@ class Session:
         if bt is None:
             bt = self.by_template[f.template] = {}
         bt[fid] = f
+        if f.support is not None:
+            self._logical[_lkey(f.template, f.values)] = f
+        for fn in self.listeners:
+            fn("assert", f, None)
         hits: list = []
+        self.fact_amems[fid] = hits
         root = self.alpha_roots.get(f.template)
         if root is not None:
             root.activate(f, hits)
-        self.fact_amems[fid] = hits
         for m in hits:
             m.add(f)
-        for fn in self.listeners:
-            fn("assert", f, None)
+        if self._unblocked:
+            self._flush_unblocked()
 
     def _remove(self, f: Fact) -> None:
         fid = f.id
         f.alive = False
         del self.facts[fid]
         del self.by_template[f.template][fid]
+        if f.support is not None:
+            lk = _lkey(f.template, f.values)
+            if self._logical.get(lk) is f:
+                del self._logical[lk]
+        for fn in self.listeners:
+            fn("retract", f, None)
         for m in self.fact_amems.pop(fid, ()):
             m.remove(f)
         toks = f.tokens
         while toks:
-            tok = next(reversed(toks))
-            delete_token(tok)
+            tok = next(iter(toks))
+            if tok.dead:
+                del toks[tok]
+            else:
+                delete_token(tok)
         negs = f.neg_results
         if negs:
-            f.neg_results = []
+            f.neg_results = {}
             for tok in negs:
-                node = tok.node
-                if tok in node.tokens:
-                    node.fact_removed(tok, f)
-        for fn in self.listeners:
-            fn("retract", f, None)
+                if not tok.dead:
+                    tok.node.fact_removed(tok, f)
+        if self._unblocked:
+            self._flush_unblocked()
+
+    def _flush_unblocked(self) -> None:
+        """Pass on gated tokens that deletions unblocked (after the deletions are done)."""
+        q = self._unblocked
+        try:
+            i = 0
+            while i < len(q):
+                tok = q[i]
+                i += 1
+                tok.node.unblock(tok)
+        finally:
+            q.clear()
 
     def _live(self, fact: Fact | int) -> Fact:
+        if isinstance(fact, bool) or not isinstance(fact, (int, Fact)):
+            raise UnknownFactError(f"not a fact: {fact!r}")
         if isinstance(fact, int):
             f = self.facts.get(fact)
             if f is None:
-                if fact < self._next_id:
+                if 0 < fact < self._next_id:
                     raise RetractedFactError(f"fact f-{fact} was already retracted")
                 raise UnknownFactError(f"no fact f-{fact} in this session")
             return f
-        if not isinstance(fact, Fact):
-            raise UnknownFactError(f"not a fact: {fact!r}")
         cur = self.facts.get(fact.id)
         if cur is not fact:
-            if fact.id < self._next_id and cur is None and not fact.alive:
+            if cur is None and not fact.alive and 0 < fact.id < self._next_id:
                 raise RetractedFactError(f"fact f-{fact.id} was already retracted")
             raise UnknownFactError(f"fact f-{fact.id} is not in this session")
         return fact
@@ -447,99 +563,125 @@ class Session:
     def retract(self, fact: Fact | int) -> None:
         """Retract a fact (by object or id)."""
         f = self._live(fact)
-        self._remove(f)
-        if f.support is not None:
-            for tok in f.support:
+        self._guarded(self._retract_fact, f)
+
+    def _retract_fact(self, f: Fact) -> None:
+        j = self._journal
+        if j is not None:
+            j.append(("R", f))
+        sup = f.support
+        if sup:
+            for tok in sup:
                 if tok.supported:
-                    try:
-                        tok.supported.remove(f)
-                    except ValueError:
-                        pass
-        if self._journal is not None:
-            self._journal.append(("retract", f))
+                    tok.supported.pop(f, None)
+                if j is not None and not tok.dead:
+                    j.append(("S-", tok.node, _tags(tok), tok, f))
+            f.support = {}
+        self._remove(f)
 
     def modify(self, fact: Fact | int, values: Mapping | None = None, /, **slots) -> Fact:
         """Change slots of a fact; it keeps its id and gets a new timetag."""
         f = self._live(fact)
         t = self.templates[f.template]
-        changes = {**(values or {}), **slots}
-        for k in changes:
-            if k not in t.slots:
-                raise SlotValueError(
-                    f"template {t.name!r} has no slot {k!r} (slots: {', '.join(t.slots)})")
+        changes = {}
+        for src in (values, slots):
+            if not src:
+                continue
+            for k, v in src.items():
+                r = t.resolve(k)
+                if r is None:
+                    raise SlotValueError(
+                        f"template {t.name!r} has no slot {k!r} (slots: {', '.join(t.slots)})")
+                changes[r] = v
+        return self._guarded(self._modify_fact, f, changes)
+
+    def _modify_fact(self, f: Fact, changes: dict) -> Fact:
         old = f.values
-        old_tag = f.timetag
+        j = self._journal
+        if j is not None:
+            j.append(("M", f, old, f.timetag))
         self._remove(f)
         f.values = {**old, **changes}
         self._insert(f)
-        if self._journal is not None:
-            self._journal.append(("modify", f, old, old_tag))
         return f
+
+    def _guarded(self, fn, *args):
+        """Run one change; if anything raises, undo it and raise a typed error."""
+        j = self._journal
+        temp = j is None
+        if temp:
+            j = self._journal = []
+        pos = len(j)
+        try:
+            r = fn(*args)
+            if self._tms_queue:
+                self._settle()
+        except BaseException as e:
+            self._tms_queue.clear()
+            self._unblocked.clear()
+            self._undo(pos)
+            if temp:
+                self._journal = None
+            if isinstance(e, ReteError) or not isinstance(e, Exception):
+                raise
+            raise MatchError(f"a test raised while matching the change: {e!r}", e) from e
+        if temp:
+            self._journal = None
+        return r
 
     # ------------------------------------------------------------ truth maintenance
 
-    def _support_lost(self, tok) -> None:
-        for f in tok.supported:
-            if f.support is not None:
-                f.support.discard(tok)
-                if not f.support and f.alive:
-                    self._remove(f)
-                    if self._journal is not None:
-                        self._journal.append(("retract", f))
-        tok.supported = None
+    def _settle(self) -> None:
+        """Retract the logical facts whose last support went away (to a fixpoint)."""
+        q = self._tms_queue
+        while q:
+            tok = q.popleft()
+            sup = tok.supported
+            tok.supported = None
+            if not sup:
+                continue
+            for f in sup:
+                fs = f.support
+                if fs is not None and fs.pop(tok, MISSING) is not MISSING and not fs and f.alive:
+                    self._retract_fact(f)
 
     # ------------------------------------------------------------ journal
 
     def checkpoint(self) -> int:
-        """Start (or nest) recording changes; returns a mark for :meth:`rollback`."""
+        """Start recording changes (checkpoints nest); returns a mark for :meth:`rollback`.
+
+        The mark is the nesting level (0 for the outermost checkpoint).
+        """
         if self._journal is None:
             self._journal = []
-            self._refracted = set()
-        return len(self._journal)
+        self._marks.append(len(self._journal))
+        return len(self._marks) - 1
 
     def rollback(self, mark: int = 0) -> None:
-        """Undo every change made since ``mark`` (facts return with their ids and timetags)."""
-        j = self._journal
-        if j is None:
-            return
-        saved = j
-        self._journal = None
-        try:
-            while len(saved) > mark:
-                op = saved.pop()
-                kind = op[0]
-                f = op[1]
-                if kind == "assert":
-                    if f.alive:
-                        self._remove(f)
-                elif kind == "retract":
-                    if not f.alive:
-                        tag = f.timetag
-                        f.tokens = {}
-                        f.neg_results = []
-                        self._reinsert(f, tag)
-                else:
-                    _, f, old, old_tag = op
-                    self._remove(f)
-                    f.values = old
-                    self._reinsert(f, old_tag)
-        finally:
-            self._journal = saved
-        if mark == 0:
-            self._journal = None
-            self._refracted = None
+        """Undo every change made since checkpoint ``mark`` and close it (and those inside it).
 
-    def _reinsert(self, f: Fact, tag: int) -> None:
-        t = self._time
-        self._insert(f)
-        f.timetag = tag
-        self._time = t
+        Facts return with their ids, values and timetags; logical support is
+        restored; the agenda holds the same activations as at the checkpoint
+        (fired ones stay fired, ones fired since are pending again). A mark
+        that is not open is ignored.
+        """
+        if mark < 0 or mark >= len(self._marks):
+            return
+        pos = self._marks[mark]
+        del self._marks[mark:]
+        try:
+            self._undo(pos)
+        finally:
+            if not self._marks:
+                self._journal = None
 
     def commit(self, mark: int = 0) -> None:
-        """Stop recording (at the outermost mark) and keep the changes."""
-        if mark == 0:
+        """Keep the changes since checkpoint ``mark`` and close it (and those inside it)."""
+        if mark < 0 or mark >= len(self._marks):
+            return
+        del self._marks[mark:]
+        if not self._marks:
             self._journal = None
-            self._refracted = None
 
     @contextmanager
     def transaction(self):
@@ -553,8 +695,89 @@ class Session:
         else:
             self.commit(mark)
 
-    def _signature(self, pnode, tok) -> tuple:
-        return (id(pnode), tuple((f.id, f.timetag) for f in tok.facts if f is not None))
+    def _undo(self, pos: int) -> None:
+        """Undo journal entries from ``pos`` on, newest first."""
+        j = self._journal
+        if j is None or len(j) <= pos:
+            return
+        entries = j[pos:]
+        del j[pos:]
+        # the state at the mark of every match touched since: the first event wins
+        restore: dict = {}
+        pairs: dict = {}
+        for e in entries:
+            k = e[0]
+            if k == "F":            # ("F", pnode, tags, token, seq): it was pending
+                restore.setdefault((e[1], e[2]), (e[3], e[4]))
+            elif k == "D":          # ("D", pnode, tags, seq or None if it had fired)
+                restore.setdefault((e[1], e[2]), (None, e[3]))
+            elif k == "S+" or k == "S-":   # (k, pnode, tags, token, fact)
+                pairs.setdefault((e[1], e[2], e[4]), (k == "S-", e[3]))
+        self._rolling = True
+        self._restore = restore
+        self._rebuilt = rebuilt = {}
+        try:
+            for e in reversed(entries):
+                k = e[0]
+                if k == "A":
+                    f = e[1]
+                    if f.alive:
+                        self._remove(f)
+                elif k == "R":
+                    f = e[1]
+                    if not f.alive:
+                        self._insert(f, f.timetag)
+                elif k == "M":
+                    f, old, old_tag = e[1], e[2], e[3]
+                    if f.alive:
+                        self._remove(f)
+                    t = self.templates.get(f.template)
+                    if t is not None and len(old) != len(t._blank):
+                        old = {**t._blank, **old}
+                    f.values = old
+                    self._insert(f, old_tag)
+        finally:
+            self._rolling = False
+            self._restore = None
+            self._rebuilt = None
+            self._tms_queue.clear()
+            self._unblocked.clear()
+        # matches that survived but fired since the mark are pending again
+        for (pnode, _), (tok, seq) in restore.items():
+            if tok is not None and seq is not None and not tok.dead and tok.activation is None:
+                self.agenda.add(pnode, tok, seq)
+        # logical support as it was at the mark
+        for (pnode, tags, f), (present, tok) in pairs.items():
+            if tok.dead:
+                tok = rebuilt.get((pnode, tags))
+            if tok is None or tok.dead:
+                continue
+            if present:
+                if f.alive and f.support is not None:
+                    f.support[tok] = None
+                    if tok.supported is None:
+                        tok.supported = {}
+                    tok.supported[f] = None
+            else:
+                if tok.supported:
+                    tok.supported.pop(f, None)
+                if f.support:
+                    f.support.pop(tok, None)
+        for (_, _, f) in pairs:
+            if f.support:
+                dead = [t for t in f.support if t.dead]
+                for t in dead:
+                    del f.support[t]
+
+    def _restore_token(self, pnode, tok) -> None:
+        """A production token made while undoing: give it the state it had at the mark."""
+        key = (pnode, _tags(tok))
+        self._rebuilt[key] = tok
+        st = self._restore.get(key)
+        if st is None:
+            self.agenda.add(pnode, tok)
+        elif st[1] is not None:
+            self.agenda.add(pnode, tok, st[1])
 
     # ------------------------------------------------------------ running
 
@@ -566,8 +789,8 @@ class Session:
         """Fire activations until none is left, ``limit`` is reached or an action halts.
 
         ``stages`` restricts the run to those stages (the focus). Returns the
-        number of firings. If an action raises, working memory is rolled back
-        to where the run began and :class:`ActionError` is raised.
+        number of firings. If an action raises, working memory and agenda are
+        rolled back to where the run began and :class:`ActionError` is raised.
         """
         allowed = None
         if stages is not None:
@@ -580,15 +803,16 @@ class Session:
         n = 0
         mark = self.checkpoint()
         try:
+            agenda = self.agenda
             while limit is None or n < limit:
-                act = self.agenda.pop(allowed)
+                act = agenda.pop(allowed)
                 if act is None:
                     break
                 self._fire(act)
                 n += 1
                 if self._halted:
                     break
-        except ActionError:
+        except BaseException:
             self.rollback(mark)
             raise
         self.commit(mark)
@@ -599,6 +823,9 @@ class Session:
         tok = act.token
         facts = tok.facts
         self.firings += 1
+        j = self._journal
+        if j is not None:
+            j.append(("F", pnode, _tags(tok), tok, act.seq))
         if self.trace_enabled:
             ctx = Context(self, tok, pnode)
             self.trace.append(Firing(pnode.production.name, pnode.production.stage,
@@ -607,27 +834,32 @@ class Session:
         try:
             for a in pnode.compiled:
                 kind = a[0]
-                if kind == "call":
-                    if ctx is None:
-                        ctx = Context(self, tok, pnode)
-                    a[1](ctx, *[g(facts) for g in a[2]])
-                elif kind == "assert":
-                    if ctx is None:
-                        ctx = Context(self, tok, pnode)
-                    self._assert(a[1], {s: g(facts) for s, g in a[2]},
-                                 tok if a[3] else None, ctx)
+                if kind == "assert":
+                    t = self.templates[a[1]]
+                    vals = dict(t._blank)
+                    for s, g in a[2]:
+                        vals[s] = g(facts)
+                    self._assert_vals(a[1], vals, tok if a[3] else None, pnode, tok)
+                elif kind == "modify":
+                    f = facts[a[1]]
+                    if not f.alive:
+                        raise RetractedFactError(f"fact f-{f.id} was already retracted")
+                    self._modify_fact(f, {s: g(facts) for s, g in a[2]})
                 elif kind == "retract":
                     f = facts[a[1]]
                     if f.alive:
-                        self.retract(f)
-                elif kind == "modify":
-                    f = facts[a[1]]
-                    self.modify(f, {s: g(facts) for s, g in a[2]})
+                        self._retract_fact(f)
+                elif kind == "call":
+                    if ctx is None:
+                        ctx = Context(self, tok, pnode)
+                    a[1](ctx, *[g(facts) for g in a[2]])
                 elif kind == "halt":
                     self._halted = True
+                if self._tms_queue:
+                    self._settle()
+        except ActionError:
+            raise
         except ReteError as e:
-            if isinstance(e, ActionError):
-                raise
             raise ActionError(pnode.production.name, e) from e
         except Exception as e:
             raise ActionError(pnode.production.name, e) from e

@@ -1,0 +1,304 @@
+"""The ``houserules`` command line.
+
+Output formats are a contract: ``moves`` prints UCI moves one per line,
+sorted; ``perft`` prints the node count as its last line (with ``--divide``,
+``move: count`` lines first); errors go to stderr with a non-zero exit.
+
+    houserules moves FEN [--preset ID ...] [--config ID.KEY=VALUE ...] [--rules FILE.hr]
+    houserules perft FEN DEPTH [--divide]
+    houserules explain FEN MOVE
+    houserules outcome FEN
+    houserules rules [--preset ID ...]
+    houserules presets [--json]
+    houserules layouts [--json]
+    houserules rete graph FILE.hr [--dot]
+    houserules test PATH ...
+    houserules play [--preset ID ...] [--layout ID]
+    houserules dice ...
+
+Wherever a FEN is taken, ``--layout ID`` may stand instead of it.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from chess_rules.errors import ChessError
+
+
+def _parse_config(items: list[str] | None) -> dict:
+    """``--config extinction-chess.target_type=knight`` -> {'extinction-chess': {...}}."""
+    out: dict = {}
+    for item in items or []:
+        key, eq, value = item.partition("=")
+        pid, dot, field = key.partition(".")
+        if not eq or not dot:
+            raise ChessError(f"--config {item!r}: expected PRESET.KEY=VALUE")
+        try:
+            parsed = json.loads(value)
+        except json.JSONDecodeError:
+            parsed = value
+        out.setdefault(pid, {})[field] = parsed
+    return out
+
+
+def _ruleset(args):
+    from chess_rules.fide import fide_rules
+    presets = list(getattr(args, "preset", None) or [])
+    config = _parse_config(getattr(args, "config", None))
+    if presets or config:
+        from presets import load
+        rs = load(*presets, config=config)
+    else:
+        rs = fide_rules()
+    for path in getattr(args, "rules", None) or []:
+        from chess_rules.custom import load_rule_file
+        rs = load_rule_file(rs, path)
+    for path in getattr(args, "modifier", None) or []:
+        from presets.modifiers import attach_descriptor_file
+        rs = attach_descriptor_file(rs, path)
+    return rs
+
+
+def _fen(args) -> str:
+    layout = getattr(args, "layout", None)
+    fen = getattr(args, "fen", None)
+    if layout:
+        if fen:
+            raise ChessError("give a FEN or --layout, not both")
+        from presets.layouts import get_layout
+        return get_layout(layout).fen
+    if not fen:
+        raise ChessError("a FEN (or --layout ID) is required")
+    return fen
+
+
+def _game(args):
+    from chess_rules.game import Game
+    return Game(_fen(args), ruleset=_ruleset(args))
+
+
+def _add_rules_options(p, fen: bool = True) -> None:
+    if fen:
+        p.add_argument("fen", nargs="?", help="the position (FEN or extended position)")
+        p.add_argument("--layout", help="a starting layout id instead of a FEN")
+    p.add_argument("--preset", action="append", metavar="ID", help="activate a preset (repeatable)")
+    p.add_argument("--config", action="append", metavar="ID.KEY=VALUE",
+                   help="configure a preset, e.g. berolina-pawns.scope=white")
+    p.add_argument("--rules", action="append", metavar="FILE.hr",
+                   help="a custom rule file: adds, removes or replaces productions")
+    p.add_argument("--modifier", action="append", metavar="FILE.json",
+                   help="a custom modifier descriptor (JSON)")
+
+
+def cmd_moves(args) -> int:
+    g = _game(args)
+    for u in g.legal_uci():
+        print(u)
+    return 0
+
+
+def cmd_perft(args) -> int:
+    g = _game(args)
+    if args.depth < 0:
+        raise ChessError("DEPTH must be 0 or more")
+    if args.divide:
+        total = 0
+        for u, n in sorted(g.perft_divide(args.depth).items()):
+            print(f"{u}: {n}")
+            total += n
+        print(total)
+    else:
+        print(g.perft(args.depth))
+    return 0
+
+
+def cmd_explain(args) -> int:
+    g = _game(args)
+    print(g.explain(args.move).text)
+    return 0
+
+
+def cmd_outcome(args) -> int:
+    g = _game(args)
+    out = g.outcome()
+    if out is None:
+        print("ongoing")
+    else:
+        who = f"{out.winner} wins" if out.winner else "draw"
+        print(f"{out.result()} {who} by {out.reason}" + (f" ({out.rule})" if out.rule else ""))
+    return 0
+
+
+def cmd_rules(args) -> int:
+    rs = _ruleset(args)
+    rows = rs.describe()
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+    t = Table(title=f"rules: {rs.name}", show_lines=False)
+    for col in ("production", "stage", "salience", "source", "what it does"):
+        t.add_column(col)
+    order = {s: i for i, s in enumerate(rs.stages)}
+    for r in sorted(rows, key=lambda r: (order.get(r["stage"], 99), -r["salience"], r["name"])):
+        t.add_row(r["name"], r["stage"], str(r["salience"]), r["source"], r["doc"])
+    Console(width=160).print(t)
+    return 0
+
+
+def cmd_presets(args) -> int:
+    from presets import preset_table
+    rows = preset_table()
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+    t = Table(title="presets")
+    for col in ("id", "name", "category", "mode", "requires", "incompatible with", "scope",
+                "layout"):
+        t.add_column(col)
+    for r in rows:
+        t.add_row(r["id"], r["name"], r["category"], r["mode"], ", ".join(r["requires"]),
+                  ", ".join(r["incompatible_with"]), "yes" if r["scope_aware"] else "",
+                  r["preferred_layout"] or "")
+    Console(width=180).print(t)
+    return 0
+
+
+def cmd_layouts(args) -> int:
+    from presets.layouts import LAYOUTS
+    if args.json:
+        print(json.dumps([{"id": l.id, "name": l.name, "fen": l.fen,
+                           "description": l.description} for l in LAYOUTS.values()], indent=2))
+        return 0
+    for l in LAYOUTS.values():
+        print(f"{l.id:14} {l.fen}  # {l.description}")
+    return 0
+
+
+def cmd_rete_graph(args) -> int:
+    from rete import Session
+    from rete.language import load_rules
+    s = Session()
+    with open(args.file, encoding="utf-8") as fh:
+        load_rules(s, fh.read(), source=args.file)
+    if args.dot:
+        sys.stdout.write(s.to_dot())
+        return 0
+    st = s.stats()
+    print(json.dumps(st, indent=2))
+    return 0
+
+
+def cmd_test(args) -> int:
+    from chess_rules.scenarios import main as scenario_main
+    return scenario_main(args.paths)
+
+
+def cmd_play(args) -> int:
+    from chess_rules.play import play
+    fen = _fen(args) if (args.fen or args.layout) else None
+    if fen is None:
+        from presets import get
+        layouts = [get(p).preferred_layout for p in (args.preset or []) if get(p).preferred_layout]
+        from presets.layouts import get_layout
+        fen = get_layout(layouts[0] if layouts else "standard").fen
+    return play(fen, _ruleset(args), human=args.human, seed=args.seed, max_moves=args.max_moves)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="houserules",
+        description="Chess and its variants as production rules on a Rete-II engine.")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    m = sub.add_parser("moves", help="legal moves in UCI, one per line, sorted")
+    _add_rules_options(m)
+    m.set_defaults(func=cmd_moves)
+
+    pf = sub.add_parser("perft", help="count leaf nodes of the legal move tree")
+    pf.add_argument("fen", nargs="?", help="the position")
+    pf.add_argument("depth", type=int, help="plies")
+    pf.add_argument("--layout")
+    pf.add_argument("--divide", action="store_true", help="one 'move: count' line per root move")
+    _add_rules_options(pf, fen=False)
+    pf.set_defaults(func=cmd_perft)
+
+    e = sub.add_parser("explain", help="which production generated or refused a move")
+    e.add_argument("fen", nargs="?")
+    e.add_argument("move", help="a move in UCI")
+    e.add_argument("--layout")
+    _add_rules_options(e, fen=False)
+    e.set_defaults(func=cmd_explain)
+
+    o = sub.add_parser("outcome", help="the result of a position, or 'ongoing'")
+    _add_rules_options(o)
+    o.set_defaults(func=cmd_outcome)
+
+    r = sub.add_parser("rules", help="the active productions with stage, salience and source")
+    _add_rules_options(r, fen=False)
+    r.add_argument("--json", action="store_true")
+    r.set_defaults(func=cmd_rules)
+
+    ps = sub.add_parser("presets", help="the preset registry")
+    ps.add_argument("--json", action="store_true", help="machine-readable list (a contract)")
+    ps.set_defaults(func=cmd_presets)
+
+    ly = sub.add_parser("layouts", help="the starting layouts")
+    ly.add_argument("--json", action="store_true")
+    ly.set_defaults(func=cmd_layouts)
+
+    rt = sub.add_parser("rete", help="engine tools")
+    rsub = rt.add_subparsers(dest="rete_command", metavar="SUBCOMMAND")
+    rsub.required = True
+    g = rsub.add_parser("graph", help="compile a rule file and show its network")
+    g.add_argument("file")
+    g.add_argument("--dot", action="store_true", help="Graphviz DOT instead of counts")
+    g.set_defaults(func=cmd_rete_graph)
+
+    t = sub.add_parser("test", help="run declarative rule-test files (.hrt)")
+    t.add_argument("paths", nargs="+")
+    t.set_defaults(func=cmd_test)
+
+    pl = sub.add_parser("play", help="play a variant in the terminal against a simple bot")
+    _add_rules_options(pl)
+    pl.add_argument("--human", choices=("white", "black", "none"), default="white")
+    pl.add_argument("--seed", type=int, default=None)
+    pl.add_argument("--max-moves", type=int, default=200)
+    pl.set_defaults(func=cmd_play)
+
+    try:
+        from dice.cli import add_dice_commands
+    except ImportError:
+        pass
+    else:
+        add_dice_commands(sub)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except BrokenPipeError:  # e.g. piped into head
+        sys.stderr.close()
+        return 0
+    except (ChessError, ValueError, OSError) as e:
+        print(f"houserules: error: {e}", file=sys.stderr)
+        return 2
+    except Exception as e:  # a ReteError from a rule file, for instance
+        from rete import ReteError
+        if isinstance(e, ReteError):
+            print(f"houserules: error: {e}", file=sys.stderr)
+            return 2
+        raise
+
+
+if __name__ == "__main__":
+    sys.exit(main())
