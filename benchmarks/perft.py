@@ -1,0 +1,120 @@
+"""Perft with make/undo at every node: houserules against python-chess, in one run.
+
+Both sides walk the same trees the same way: generate the legal moves, then
+for each one make it, recurse, and take it back (``Game.perft(depth,
+bulk=False)``; python-chess ``board.push``/``board.pop``). Leaf nodes are
+visited, not counted in bulk. The ratio printed is ours over python-chess's
+nodes per second, measured side by side, so load on the machine affects both.
+
+    python benchmarks/perft.py                       # depth 3 start, depth 2 Kiwipete
+    python benchmarks/perft.py --depth 3 --positions start kiwipete
+
+Also printed: the time to build the network for the FIDE rule set (compiling
+the productions into a session) and to set up a game on it.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import chess  # noqa: E402
+
+from chess_rules.fide import fide_rules  # noqa: E402
+from chess_rules.game import Game  # noqa: E402
+
+POSITIONS = {
+    "start": ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 3),
+    "kiwipete": ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 2),
+    "pos3": ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 3),
+    "pos4": ("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", 2),
+    "pos5": ("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", 2),
+}
+
+
+def pc_perft(board: chess.Board, depth: int) -> int:
+    if depth == 0:
+        return 1
+    n = 0
+    for m in board.legal_moves:
+        board.push(m)
+        n += pc_perft(board, depth - 1)
+        board.pop()
+    return n
+
+
+def timed(fn, min_time: float):
+    """(result, seconds per call): repeat until ``min_time`` has passed."""
+    reps = 0
+    t0 = time.perf_counter()
+    while True:
+        r = fn()
+        reps += 1
+        dt = time.perf_counter() - t0
+        if dt >= min_time:
+            return r, dt / reps
+
+
+def build_times(reps: int = 3) -> tuple[float, float]:
+    best_build = best_game = float("inf")
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        rs = fide_rules()
+        rs.build()
+        best_build = min(best_build, time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        Game(ruleset=fide_rules())
+        best_game = min(best_game, time.perf_counter() - t0)
+    return best_build, best_game
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--depth", type=int, default=None,
+                    help="perft depth for every position (default: 3 start, 2 others)")
+    ap.add_argument("--positions", nargs="+", default=["start", "kiwipete"],
+                    choices=sorted(POSITIONS), help="positions to run (default: start kiwipete)")
+    ap.add_argument("--min-time", type=float, default=0.0,
+                    help="repeat python-chess runs until this many seconds (steadier rates)")
+    args = ap.parse_args(argv)
+
+    build, game = build_times()
+    print(f"network build (FIDE rule set -> session): {build * 1000:.1f} ms; "
+          f"new Game (build + load start position): {game * 1000:.1f} ms")
+    tot_us = tot_pc = 0.0
+    nodes_us = nodes_pc = 0
+    print(f"{'position':10} {'depth':>5} {'nodes':>9} {'houserules n/s':>15} "
+          f"{'python-chess n/s':>17} {'ratio':>7}")
+    for name in args.positions:
+        fen, d = POSITIONS[name]
+        depth = args.depth or d
+        g = Game(fen)
+        b = chess.Board(fen)
+        n_pc, t_pc = timed(lambda: pc_perft(b, depth), args.min_time)
+        t0 = time.perf_counter()
+        n_us = g.perft(depth, bulk=False)
+        t_us = time.perf_counter() - t0
+        if n_us != n_pc:
+            print(f"MISMATCH on {name} depth {depth}: houserules {n_us}, python-chess {n_pc}")
+            return 1
+        if g.fen() != fen:
+            print(f"{name}: the game did not return to its root position: {g.fen()}")
+            return 1
+        tot_us += t_us
+        tot_pc += t_pc
+        nodes_us += n_us
+        nodes_pc += n_pc
+        print(f"{name:10} {depth:5d} {n_us:9d} {n_us / t_us:15.0f} {n_pc / t_pc:17.0f} "
+              f"{(n_us / t_us) / (n_pc / t_pc):7.3f}")
+    r_us, r_pc = nodes_us / tot_us, nodes_pc / tot_pc
+    print(f"{'total':10} {'':5} {nodes_us:9d} {r_us:15.0f} {r_pc:17.0f} {r_us / r_pc:7.3f}")
+    print(f"ratio (houserules / python-chess nodes per second): {r_us / r_pc:.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
