@@ -53,7 +53,7 @@ from pathlib import Path
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 
-from .errors import (DuplicateProductionError, ReteError, RuleSyntaxError, SlotValueError,
+from .errors import (DuplicateProductionError, ReteError, UnknownProductionError, RuleSyntaxError, SlotValueError,
                      UnboundVariableError, UnknownFunctionError, UnknownSlotError,
                      UnknownStageError, UnknownTemplateError)
 from .model import (AssertFact, Call, Exists, Expr, Halt, Modify, Not, Pattern, Production,
@@ -66,7 +66,8 @@ COMPARISONS = ("=", "!=", "<", "<=", ">", ">=")
 """Infix operators of tests and slot predicates: the names of registered builtins."""
 
 KEYWORDS = frozenset("""rule template stages uses stage salience meta when then end default
-    test not exists and assert logical modify retract call halt true false nil""".split())
+    test not exists and assert logical modify retract call halt true false nil
+    remove replaces""".split())
 """Words the formatter never writes as bare symbols or names."""
 
 NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[-.][A-Za-z0-9_]+)*")
@@ -100,11 +101,14 @@ class RuleFile:
     stages: list[list[str]] = field(default_factory=list)
     productions: list[Production] = field(default_factory=list)
     functions: list[str] = field(default_factory=list)
+    removals: list[str] = field(default_factory=list)
+    replaces: set[str] = field(default_factory=set)
     source: str = "<string>"
     # positions, aligned with the lists above
     template_lines: list[tuple[int, int]] = field(default_factory=list, repr=False, compare=False)
     stage_lines: list[tuple[int, int]] = field(default_factory=list, repr=False, compare=False)
     function_lines: list[tuple[int, int]] = field(default_factory=list, repr=False, compare=False)
+    removal_lines: list[tuple[int, int]] = field(default_factory=list, repr=False, compare=False)
     rule_locs: list[_Loc] = field(default_factory=list, repr=False, compare=False)
 
     def line_of(self, rule: str) -> int | None:
@@ -279,6 +283,12 @@ class _Build(Transformer):
         self.out.stage_lines.append(_pos(c[0]))
         self.refs = []
 
+    def remove(self, c):
+        for name, tok in c:
+            self.out.removals.append(name)
+            self.out.removal_lines.append(_pos(tok))
+        self.refs = []
+
     def uses(self, c):
         for name, tok in c:
             self.out.functions.append(name)
@@ -300,6 +310,9 @@ class _Build(Transformer):
         if not re.fullmatch(r"[+-]?\d+", s):
             raise _SyntaxAt(f"salience must be an integer, not {s}", t)
         return _Opt("salience", int(s), t)
+
+    def opt_replaces(self, c):
+        return _Opt("replaces", True, c[0])
 
     def meta_item(self, c):
         return (c[0], c[1])
@@ -343,6 +356,8 @@ class _Build(Transformer):
         loc = _Loc(*_pos(kw), name=_pos(name_tok),
                    stage=_pos(seen["stage"].tok) if "stage" in seen else None, refs=self.refs)
         self.refs = []
+        if "replaces" in seen:
+            self.out.replaces.add(name)
         self.out.productions.append(p)
         self.out.rule_locs.append(loc)
 
@@ -648,7 +663,14 @@ def load_rules(session, text_or_path, source: str | None = None, *,
     saved_stages = list(session.stages)
     added: list[str] = []
     replaced: dict[str, Production] = {}
+    removed: list[Production] = []
     try:
+        for name, (line, col) in zip(rf.removals, rf.removal_lines):
+            if name not in session.productions:
+                raise _located(UnknownProductionError(
+                    f"'remove {name}': no production named {name!r}"), src, line, col)
+            removed.append(session.get_production(name))
+            session.remove_production(name)
         for t, (line, col) in zip(rf.templates, rf.template_lines):
             try:
                 session.deftemplate(t)
@@ -666,11 +688,16 @@ def load_rules(session, text_or_path, source: str | None = None, *,
                     f"session (register it with Session.register_function)"), src, line, col)
         for prod, loc in zip(rf.productions, rf.rule_locs):
             _check_modify_slots(session, prod, loc)
-            if replace and prod.name in session.productions and prod.name not in added \
+            if prod.name in rf.replaces and prod.name not in session.productions:
+                raise _located(UnknownProductionError(
+                    f"rule {prod.name!r} replaces a production that does not exist"),
+                    src, loc.line, loc.column)
+            replace_this = replace or prod.name in rf.replaces
+            if replace_this and prod.name in session.productions and prod.name not in added \
                     and prod.name not in replaced:
                 replaced[prod.name] = session.get_production(prod.name)
             try:
-                session.add_production(prod, replace=replace)
+                session.add_production(prod, replace=replace_this)
             except ReteError as e:
                 raise _located(e, src, *_where(session, e, loc))
             added.append(prod.name)
@@ -678,7 +705,7 @@ def load_rules(session, text_or_path, source: str | None = None, *,
         for name in reversed(added):
             if name in session.productions:
                 session.remove_production(name)
-        for old in replaced.values():
+        for old in list(replaced.values()) + removed:
             if old.name not in session.productions:
                 session.add_production(old)
         session.templates.clear()
@@ -887,7 +914,18 @@ def format_rule_file(rf: RuleFile) -> str:
     out += [f"stages {', '.join(_fmt_slot(s) for s in st)}\n" for st in rf.stages]
     if rf.functions:
         out.append(f"uses {', '.join(_fmt_callee(f) for f in rf.functions)}\n")
+    if rf.removals:
+        out.append(f"remove {', '.join(_fmt_rule_name(n) for n in rf.removals)}\n")
     if out:
         out.append("\n")
-    out += [format_production(p) + "\n" for p in rf.productions]
+    for p in rf.productions:
+        text = format_production(p)
+        if p.name in rf.replaces:
+            head, rest = text.split("\n", 1)
+            text = f"{head} replaces\n{rest}"
+        out.append(text + "\n")
     return "".join(out)
+
+
+def _fmt_rule_name(name: str) -> str:
+    return name if _symbol_ok(name) else _fmt_string(name)

@@ -1,0 +1,123 @@
+"""User-written rule files composed with FIDE and presets (chess_rules.custom)."""
+from pathlib import Path
+
+import pytest
+
+from chess_rules.custom import load_rule_file, load_rule_text
+from chess_rules.fide import fide_rules
+from chess_rules.game import Game
+from rete import ReteError
+from rete.errors import (DuplicateProductionError, RuleSyntaxError, UnknownProductionError)
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "rules"
+
+
+def game(fen, *files, presets=()):
+    if presets:
+        from presets import load
+        rs = load(*presets)
+    else:
+        rs = fide_rules()
+    for f in files:
+        rs = load_rule_file(rs, EXAMPLES / f)
+    return Game(fen, ruleset=rs)
+
+
+def test_rook_diagonal_step_adds_moves_and_attacks():
+    fen = "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1"
+    plain = set(Game(fen).legal_uci())
+    custom = set(game(fen, "rook_steps_diagonally.hr").legal_uci())
+    assert custom - plain == {"a1b2"}
+    assert game(fen, "rook_steps_diagonally.hr").explain("a1b2").rule == "custom.rook-diagonal-step"
+    # the new move attacks: a king diagonally next to the rook is in check
+    check_fen = "8/8/8/8/8/8/1k6/R3K3 b - - 0 1"
+    assert not Game(check_fen).is_check()
+    g = game(check_fen, "rook_steps_diagonally.hr")
+    assert g.is_check()
+    # ... and a king may not step onto a square the rook now guards diagonally
+    near = "8/8/8/8/8/8/2k5/R3K3 b - - 0 1"
+    assert "c2b2" in Game(near).legal_uci()
+    ex = game(near, "rook_steps_diagonally.hr").explain("c2b2")
+    assert not ex.legal and "attacked" in ex.text
+
+
+def test_rook_diagonal_step_changes_perft():
+    fen = "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1"
+    assert game(fen, "rook_steps_diagonally.hr").perft(2) != Game(fen).perft(2)
+
+
+def test_no_queen_promotion_is_refused_with_the_rule_named():
+    fen = "k7/4P3/8/8/8/8/8/4K3 w - - 0 1"
+    g = game(fen, "no_queen_promotion.hr")
+    moves = set(g.legal_uci())
+    assert {"e7e8r", "e7e8b", "e7e8n"} <= moves and "e7e8q" not in moves
+    ex = g.explain("e7e8q")
+    assert not ex.legal and ex.rule == "custom.no-queen-promotion"
+    assert "never promote to queens" in ex.text
+
+
+def test_remove_and_replace_by_name():
+    fen = "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1"
+    g = game(fen, "kings_step_only.hr")
+    assert "fide.castling" not in {r["name"] for r in g.rules()}
+    assert "e1c1" not in g.legal_uci()
+    king = {u for u in g.legal_uci() if u.startswith("e1")}
+    assert king == {"e1d1", "e1d2", "e1e2", "e1f1", "e1f2"}
+    assert g.explain("e1e2").rule == "fide.king-move"
+
+
+def test_custom_rules_compose_with_presets():
+    fen = "4k3/8/8/8/4P3/8/8/R3K3 w Q - 0 1"
+    g = game(fen, "rook_steps_diagonally.hr", presets=["pawns-move-backward"])
+    moves = set(g.legal_uci())
+    assert {"a1b2", "e4e3"} <= moves
+
+
+BAD = [
+    ('rule x stage generate when ?p <- piece(typo: rook) then halt end', "no slot 'typo'"),
+    ('rule fide.knight-move stage generate when movegen(color: ?c) then halt end',
+     "already exists"),
+    ('remove fide.nope', "no production named 'fide.nope'"),
+    ('rule x stage generate when movegen(color: ?c) then call nofn(?c) end', "nofn"),
+    ('rule x stage nowhere when movegen(color: ?c) then halt end', "nowhere"),
+    ('rule x replaces stage generate when movegen(color: ?c) then halt end', "does not exist"),
+    ('rule x stage generate when movegen(color: ?c then halt end', ""),
+]
+
+
+@pytest.mark.parametrize("text,needle", BAD)
+def test_bad_rule_text_is_refused_and_nothing_changes(text, needle):
+    rs = fide_rules()
+    before = dict(rs.productions)
+    with pytest.raises(ReteError) as ei:
+        load_rule_text(rs, text, "bad.hr")
+    assert needle in str(ei.value)
+    assert str(ei.value).startswith("bad.hr:")
+    assert rs.productions == before
+
+
+def test_error_kinds():
+    rs = fide_rules()
+    with pytest.raises(DuplicateProductionError):
+        load_rule_text(rs, 'rule fide.king-move stage generate when movegen(color: ?c) then halt end')
+    with pytest.raises(UnknownProductionError):
+        load_rule_text(rs, 'remove fide.nothing')
+    with pytest.raises(RuleSyntaxError) as ei:
+        load_rule_text(rs, 'rule x\n  when movegen(color: ?c\nthen halt end', "f.hr")
+    assert ei.value.line == 3
+
+
+def test_missing_file_is_an_os_error():
+    with pytest.raises(OSError, match="cannot read rule file"):
+        load_rule_file(fide_rules(), "/nonexistent/rules.hr")
+
+
+def test_cli_accepts_rules(capsys):
+    from chess_rules.cli import main
+    rc = main(["moves", "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1", "--rules",
+               str(EXAMPLES / "rook_steps_diagonally.hr")])
+    out = capsys.readouterr().out.split()
+    assert rc == 0 and "a1b2" in out and out == sorted(out)
+    rc = main(["moves", "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1", "--rules", "/nonexistent.hr"])
+    err = capsys.readouterr().err
+    assert rc != 0 and "cannot read rule file" in err
