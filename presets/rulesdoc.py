@@ -1,0 +1,174 @@
+"""RULES.md, assembled from the code that implements the rules.
+
+Each rule's authoritative text lives next to its productions: the FIDE module
+and each production's doc string, each preset module's docstring (its rulings),
+the extended position format, custom rules, modifiers and Dice Chess. This
+module stitches them into one document so the description cannot drift from
+the implementation; ``tests/test_rules_doc.py`` fails when RULES.md is stale.
+
+    python -m presets.rulesdoc > RULES.md       # regenerate
+    python -m presets.rulesdoc --check          # exit 1 if RULES.md is stale
+"""
+from __future__ import annotations
+
+import importlib
+import inspect
+import sys
+from pathlib import Path
+
+INTRO = """\
+# houserules: the rules as implemented
+
+This document is generated from the code (`python -m presets.rulesdoc > RULES.md`);
+every section below is the docstring of the module that implements it, so what
+you read here is what runs. Where the reference spec (`../shared/spec/`) is
+silent or contradicts itself we follow its DECISIONS.md, and each preset's
+section repeats the rulings it follows in its own words.
+
+## Conventions
+
+- Squares are a1..h8 (internally a1 = 0 .. h8 = 63). North is toward rank 8 for
+  both colours; "clockwise from N" is N, NE, E, SE, S, SW, W, NW as White sees it.
+- Moves are UCI: `e2e4`, `e7e8q`, castling as the king's move (`e1g1`). A move
+  reaching one square by several paths is one move.
+- A turn runs through agenda stages: `generate` (candidate moves) -> `filter`
+  (refusals, e.g. self-check) -> `apply` (the board changes) -> `post-move`
+  (clocks, rights, en-passant targets, check) -> `turn-end` -> `result`
+  (checkmate, draws, a preset's win condition). Presets hook into any stage.
+- Game over means no moves: once a position is decided under the active rule set,
+  it has no legal moves, and perft stops there.
+"""
+
+
+def _doc(obj) -> str:
+    return inspect.cleandoc(obj.__doc__ or "").strip()
+
+
+def _demote(text: str, levels: int = 2) -> str:
+    """Docstrings may use markdown headings; nest them under ours."""
+    out = []
+    for line in text.splitlines():
+        if line.startswith("#"):
+            line = "#" * levels + line
+        out.append(line)
+    return "\n".join(out)
+
+
+def _fide_section() -> str:
+    from chess_rules import fide
+    from chess_rules.fide import fide_rules
+    rows = ["| production | stage | salience | what it does |", "|---|---|---|---|"]
+    for r in fide_rules().describe():
+        rows.append(f"| `{r['name']}` | {r['stage']} | {r['salience']} | {r['doc']} |")
+    return "## Standard chess (FIDE)\n\n```\n" + _doc(fide) + "\n```\n\n" + "\n".join(rows) + \
+        "\n\n" + FIDE_RULINGS
+
+
+FIDE_RULINGS = """\
+Rulings for standard chess:
+
+- Draws are automatic, not claimed: the fifty-move rule applies when the half-move
+  clock reaches 100, threefold repetition when a position (pieces, side to move,
+  castling rights and the en-passant targets that can really be taken) occurs the
+  third time. Checkmate on the move that reaches either takes precedence.
+- Insufficient material: K v K, K + one minor piece v K, and kings with bishops
+  all on squares of one colour. Other positions play on.
+- FEN output writes an en-passant square only when a pawn can legally take there
+  (python-chess's default); input accepts any square on the right rank behind a
+  pawn that could have just double-stepped.
+- An illegal move is refused with the rule that refused it and why, and the game
+  is left exactly as it was.
+"""
+
+
+def _section(title: str, module_name: str) -> str:
+    try:
+        mod = importlib.import_module(module_name)
+    except ImportError:
+        return ""
+    text = _doc(mod)
+    if not text:
+        return ""
+    return f"## {title}\n\n{_demote(text)}\n"
+
+
+def _preset_table(metas) -> str:
+    rows = ["| id | name | category | mode | requires | incompatible with | scope | preferred layout |",
+            "|---|---|---|---|---|---|---|---|"]
+    from .registry import incompatibilities
+    inc = incompatibilities()
+    for m in metas:
+        rows.append("| `{}` | {} | {} | {} | {} | {} | {} | {} |".format(
+            m.id, m.name, m.category, m.mode, ", ".join(m.requires) or "-",
+            ", ".join(sorted(inc.get(m.id, ()))) or "-",
+            "yes" if m.scope_aware else "-", m.preferred_layout or "standard"))
+    return "\n".join(rows)
+
+
+def _presets_section() -> str:
+    from . import registry
+    metas = registry.all_presets()
+    mods = registry._modules()
+    parts = ["## Presets\n",
+             f"{len(metas)} presets. A preset is one module in `presets/`: its metadata on "
+             "top, its productions below. `additive` presets only add productions, "
+             "`override` presets only remove or replace named FIDE productions, `hybrid` "
+             "presets do both; the mode is checked when the preset is applied. Loading "
+             "checks the composition first (unknown ids, missing requirements, "
+             "incompatible pairs in either direction, requirement cycles, two presets "
+             "replacing the same production) and builds nothing on a refusal.\n",
+             _preset_table(metas), ""]
+    by_id = {m.id: m for m in metas}
+    for mod in mods.values():
+        m = mod.META
+        if m.id not in by_id:
+            continue
+        head = f"### {m.name} (`{m.id}`)\n"
+        facts = [f"*{m.category}; {m.mode}*"]
+        if m.affects:
+            facts.append("affects " + ", ".join(f"`{a}`" for a in m.affects))
+        if m.requires:
+            facts.append("requires " + ", ".join(f"`{a}`" for a in m.requires))
+        if m.configurable:
+            fields = ", ".join(f"`{k}`" for k in m.config_model.model_fields)
+            facts.append(f"config: {fields}")
+        parts.append(head + "\n" + "; ".join(facts) + ".\n\n" + m.description + "\n\n"
+                     + _demote(_doc(mod), 3) + "\n")
+    return "\n".join(parts)
+
+
+def _layouts_section() -> str:
+    from .layouts import LAYOUTS
+    rows = ["## Layouts\n", "| id | FEN | description |", "|---|---|---|"]
+    for l in LAYOUTS.values():
+        rows.append(f"| `{l.id}` | `{l.fen}` | {l.description} |")
+    return "\n".join(rows) + "\n"
+
+
+def render() -> str:
+    parts = [INTRO, _fide_section(),
+             _section("Positions: FEN and the extended form", "chess_rules.position"),
+             _presets_section(), _layouts_section(),
+             _section("Custom rule files", "chess_rules.custom"),
+             _section("Custom modifiers", "presets.modifiers"),
+             _section("Dice Chess", "dice")]
+    return "\n".join(p.rstrip() + "\n" for p in parts if p)
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    text = render()
+    if "--check" in argv:
+        path = Path(__file__).resolve().parents[1] / "RULES.md"
+        current = path.read_text(encoding="utf-8") if path.exists() else ""
+        if current != text:
+            print("RULES.md is stale: run `python -m presets.rulesdoc > RULES.md`",
+                  file=sys.stderr)
+            return 1
+        return 0
+    sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
