@@ -129,8 +129,12 @@ class Game:
             color, side, kf, kt, rf, rt = CASTLING_SQUARES[letter]
             s.assert_fact("castling", {"color": color, "side": side, "king-from": kf,
                                        "king-to": kt, "rook-from": rf, "rook-to": rt})
+        ep_pawns = getattr(pos, "ep_pawns", None) or {}
         for ep in pos.ep_squares:
-            pawn_sq = ep + 8 if ep // 8 < 4 else ep - 8   # the pawn stands beyond its target
+            pawn_sq = ep_pawns.get(ep)
+            if pawn_sq is None:   # FIDE: the pawn stands beyond its target
+                from .position import ep_pawn_default
+                pawn_sq = ep_pawn_default(rs, self.state, ep)
             by = self.state.colors[pawn_sq] or opposite(pos.turn)
             s.assert_fact("ep", square=ep, pawn=pawn_sq, by=by)
         for hook in rs.setup_hooks:
@@ -184,9 +188,13 @@ class Game:
             rows.append(row)
         return "/".join(rows)
 
-    def fen(self, en_passant: str = "legal") -> str:
+    def fen(self, en_passant: str | None = None) -> str:
         """The position as FEN. ``en_passant='legal'`` (as python-chess) shows a
-        target only when an en-passant capture is legal; ``'all'`` shows every target."""
+        target only when an en-passant capture is legal; ``'all'`` shows every target.
+        The default is the rule set's ``config['fen-ep']`` ('legal' unless a rule set
+        such as a multi-move turn needs every target kept)."""
+        if en_passant is None:
+            en_passant = self.ruleset.config.get("fen-ep", "legal")
         g = self._game_fact().values
         eps = self.ep_squares()
         if eps and en_passant == "legal":
@@ -196,7 +204,7 @@ class Game:
         base = f"{self.board_fen()} {'w' if g['turn'] == 'white' else 'b'} " \
                f"{self.castling_rights()} {ep} {g['halfmove']} {g['fullmove']}"
         from .position import extended_suffix
-        return base + extended_suffix(self)
+        return base + extended_suffix(self, eps)
 
     def is_check(self) -> bool:
         turn = self.turn
@@ -330,7 +338,8 @@ class Game:
                 if st.types[a] == "pawn" and st.colors[a] == turn:
                     eps.append(e)
                     break
-        return (tuple(st.types), tuple(st.colors), turn, self.castling_rights(), tuple(eps))
+        return (tuple(st.types), tuple(st.colors), turn, self.castling_rights(), tuple(eps),
+                self._game_fact().values.get("half", 0))
 
     # ------------------------------------------------------------ perft
 

@@ -10,6 +10,10 @@ position with everything at its defaults::
                     (a pawn back on its home rank after a backward step)
 ``<slot>:SQ=V,...`` a piece attribute added by a preset (``hp`` with piece-hp)
 ``half:N``          the half-move within a multi-move turn (0 = first)
+``ep-pawn:T=SQ,...`` the pawn an en-passant target ``T`` captures, where it is not
+                    the one the rule set infers (FIDE: the square beyond the
+                    target; Berolina pawns: the one diagonal pawn that could have
+                    made it; ``RuleSet.config['ep-pawn-infer']``)
 
 A preset that adds a piece slot may give per-type defaults in
 ``RuleSet.config['slot-defaults'][slot] = fn(type, colour)``; a piece whose
@@ -33,6 +37,7 @@ def parse_position(text: str, ruleset) -> FenPosition:
     pos.moved = {}
     pos.attrs = {}
     pos.half = 0
+    pos.ep_pawns = {}
     piece_slots = [s for s in ruleset.templates["piece"].slots if s not in BASE_PIECE_SLOTS]
     for tok in pos.extra:
         key, sep, val = tok.partition(":")
@@ -44,6 +49,18 @@ def parse_position(text: str, ruleset) -> FenPosition:
                 if sq not in pos.placement:
                     raise FenError("extended", f"moved:{name} names an empty square")
                 pos.moved[sq] = True
+        elif key == "ep-pawn":
+            for item in val.split(","):
+                name, eq, v = item.partition("=")
+                if not eq:
+                    raise FenError("extended", f"ep-pawn:{item} should read target=square")
+                t, sq = _sq(name, tok), _sq(v, tok)
+                if t not in pos.ep_squares:
+                    raise FenError("extended", f"ep-pawn:{name} is not an en-passant target "
+                                               "of the position")
+                if pos.placement.get(sq, (None,))[0] != "pawn":
+                    raise FenError("extended", f"ep-pawn:{item}: there is no pawn on {v}")
+                pos.ep_pawns[t] = sq
         elif key == "half":
             if not val.isdigit():
                 raise FenError("extended", f"half:{val} is not a number")
@@ -58,7 +75,7 @@ def parse_position(text: str, ruleset) -> FenPosition:
                     raise FenError("extended", f"{key}:{name} names an empty square")
                 pos.attrs.setdefault(sq, {})[key] = _value(v, tok)
         else:
-            known = ", ".join(["moved", "half"] + piece_slots)
+            known = ", ".join(["moved", "half", "ep-pawn"] + piece_slots)
             raise FenError("extended", f"unknown key {key!r} in {tok!r} (known: {known})")
     pos.extra = ()
     return pos
@@ -80,8 +97,19 @@ def _value(v: str, tok: str):
         return v
 
 
-def extended_suffix(game) -> str:
-    """The ``key:value`` tokens of a game's position (empty at the defaults)."""
+def ep_pawn_default(ruleset, state, target: int) -> int | None:
+    """The pawn an en-passant target captures when the position does not say:
+    the rule set's ``config['ep-pawn-infer'](state, target)`` (which may raise
+    :class:`FenError`), else the square beyond the target (FIDE)."""
+    infer = ruleset.config.get("ep-pawn-infer")
+    if infer is not None:
+        return infer(state, target)
+    return target + 8 if target // 8 < 4 else target - 8
+
+
+def extended_suffix(game, eps=None) -> str:
+    """The ``key:value`` tokens of a game's position (empty at the defaults);
+    ``eps``: the en-passant targets the FEN shows (for ``ep-pawn``)."""
     parts = []
     moved = []
     attrs: dict[str, list[str]] = {}
@@ -101,6 +129,19 @@ def extended_suffix(game) -> str:
     for slot in extra_slots:
         if attrs.get(slot):
             parts.append(f"{slot}:" + ",".join(attrs[slot]))
+    ep_pawns = []
+    for f in sorted(game.session.facts_of("ep"), key=lambda f: f.values["square"]):
+        t = f.values["square"]
+        if eps is not None and t not in eps:
+            continue
+        try:
+            inferred = ep_pawn_default(game.ruleset, game.state, t)
+        except FenError:
+            inferred = None
+        if f.values["pawn"] != inferred:
+            ep_pawns.append(f"{SQUARE_NAMES[t]}={SQUARE_NAMES[f.values['pawn']]}")
+    if ep_pawns:
+        parts.append("ep-pawn:" + ",".join(ep_pawns))
     half = game._game_fact().values.get("half", 0)
     if half:
         parts.append(f"half:{half}")
