@@ -1,0 +1,81 @@
+"""The declarative rule-test language (``.hrt`` files).
+
+See ``docs/scenario-language.md`` for the syntax; the grammar is
+``scenario.lark``. :func:`parse_file` / :func:`parse_text` read scenarios,
+:func:`run_scenario` runs one, :func:`main` is ``houserules test PATH...``, and
+:mod:`chess_rules.scenarios.pytest_plugin` makes every scenario a pytest item.
+"""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Iterable
+
+from .model import Arg, Expectation, Loc, Scenario, ScenarioError, Setup, Step
+from .parser import parse_file, parse_text
+from .runner import ScenarioFailure, run_scenario
+
+__all__ = ["Arg", "Expectation", "Loc", "Scenario", "ScenarioError", "ScenarioFailure",
+           "Setup", "Step", "parse_file", "parse_text", "run_scenario", "find_files", "main"]
+
+EXTENSION = ".hrt"
+
+
+def find_files(paths: Iterable[str | Path]) -> list[Path]:
+    """The ``.hrt`` files named, or found (recursively, sorted) under directories."""
+    out: list[Path] = []
+    for p in paths:
+        p = Path(p)
+        if p.is_dir():
+            out += sorted(q for q in p.rglob(f"*{EXTENSION}") if q.is_file())
+        else:
+            out.append(p)
+    return out
+
+
+def main(paths: Iterable[str | Path], out=None) -> int:
+    """Run scenario files / directories; one line per scenario, then
+    ``N passed, M failed``. Returns 0 when everything passed, 1 otherwise."""
+    out = out or sys.stdout
+    passed = failed = 0
+    paths = list(paths)
+    if not paths:
+        paths = ["tests"]
+    for f in find_files(paths):
+        if not f.exists():
+            print(f"ERROR {f}: no such file or directory", file=out)
+            failed += 1
+            continue
+        try:
+            scenarios = parse_file(f)
+        except ScenarioError as e:
+            print(f"ERROR {e}", file=out)
+            failed += 1
+            continue
+        for sc in scenarios:
+            t0 = time.perf_counter()
+            try:
+                run_scenario(sc)
+            except ScenarioFailure as e:
+                failed += 1
+                print(f"FAIL {sc.file}:{sc.line} {sc.name}", file=out)
+                print(_indent(e.report()), file=out)
+            except ScenarioError as e:
+                failed += 1
+                print(f"ERROR {sc.file}:{sc.line} {sc.name}", file=out)
+                print(_indent(str(e)), file=out)
+            except Exception as e:  # an engine bug must not stop the run
+                failed += 1
+                print(f"ERROR {sc.file}:{sc.line} {sc.name}", file=out)
+                print(_indent(f"{type(e).__name__}: {e}"), file=out)
+            else:
+                passed += 1
+                print(f"ok   {sc.file}:{sc.line} {sc.name} "
+                      f"({time.perf_counter() - t0:.2f}s)", file=out)
+    print(f"{passed} passed, {failed} failed", file=out)
+    return 0 if failed == 0 else 1
+
+
+def _indent(text: str) -> str:
+    return "\n".join("    " + ln for ln in text.splitlines())

@@ -1,0 +1,154 @@
+"""Plain dataclasses a scenario file is read into (see ``parser.py``)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class ScenarioError(Exception):
+    """A scenario file that cannot be read or set up: a syntax error, an unknown
+    statement, a bad square / move / FEN, an unknown preset.
+
+    ``file``, ``line`` and ``column`` (1-based) point at the offending text.
+    """
+
+    def __init__(self, message: str, file: str | None = None, line: int | None = None,
+                 column: int | None = None):
+        self.message = message
+        self.file = file
+        self.line = line
+        self.column = column
+        super().__init__(self.location() + message)
+
+    def location(self) -> str:
+        if self.file is None and self.line is None:
+            return ""
+        parts = [str(self.file or "<string>")]
+        if self.line is not None:
+            parts.append(str(self.line))
+            if self.column is not None:
+                parts.append(str(self.column))
+        return ":".join(parts) + ": "
+
+    def __reduce__(self):
+        return (type(self), (self.message, self.file, self.line, self.column))
+
+
+@dataclass(frozen=True)
+class Loc:
+    """Where a statement or one of its arguments stands (1-based)."""
+
+    file: str
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+@dataclass(frozen=True)
+class Arg:
+    """One argument word with its position."""
+
+    text: str
+    loc: Loc
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass
+class Setup:
+    """Everything a scenario says before it plays: the rule set and the position."""
+
+    presets: list[Arg] = field(default_factory=list)
+    config: dict[str, dict[str, Any]] = field(default_factory=dict)
+    fen: Arg | None = None
+    layout: Arg | None = None
+    place: list[tuple[str, str, Loc]] = field(default_factory=list)   # (letter, square, loc)
+    remove: list[tuple[str, Loc]] = field(default_factory=list)
+    rules: list[Arg] = field(default_factory=list)
+    modifiers: list[tuple[Arg, list[str]]] = field(default_factory=list)
+    dfen: Arg | None = None
+    config_loc: Loc | None = None
+
+    @property
+    def is_dice(self) -> bool:
+        return self.dfen is not None
+
+
+@dataclass
+class Step:
+    """``move`` (args: the moves), ``end-turn``, ``roll`` (args: faces), ``undo``."""
+
+    kind: str
+    args: list[Arg]
+    loc: Loc
+
+    @property
+    def line(self) -> int:
+        return self.loc.line
+
+    @property
+    def column(self) -> int:
+        return self.loc.column
+
+
+@dataclass
+class Expectation:
+    """One ``expect`` statement: its kind (``legal``, ``moves-from``, ...), its
+    arguments, the optional ``by`` word, and (for fen/tree) the rest of the line."""
+
+    kind: str
+    args: list[Arg]
+    loc: Loc
+    by: Arg | None = None
+    text: str | None = None
+    square: Arg | None = None        # moves-from, hp
+
+    @property
+    def line(self) -> int:
+        return self.loc.line
+
+    @property
+    def column(self) -> int:
+        return self.loc.column
+
+    def source(self) -> str:
+        """The statement roughly as written (for messages)."""
+        words = ["expect", self.kind.replace("-", " ")]
+        if self.kind == "moves-from":
+            words = ["expect", "moves", "from", f"{self.square}:"]
+        elif self.square is not None:
+            words.append(str(self.square))
+        if self.text is not None:
+            words.append(self.text)
+        words += [a.text for a in self.args]
+        if self.by is not None:
+            words += ["by", self.by.text]
+        return " ".join(words)
+
+
+@dataclass
+class Scenario:
+    name: str
+    file: str
+    line: int
+    setup: Setup
+    body: list[Step | Expectation] = field(default_factory=list)
+    column: int = 1
+
+    @property
+    def steps(self) -> list[Step]:
+        return [b for b in self.body if isinstance(b, Step)]
+
+    @property
+    def expectations(self) -> list[Expectation]:
+        return [b for b in self.body if isinstance(b, Expectation)]
+
+    @property
+    def loc(self) -> Loc:
+        return Loc(self.file, self.line, self.column)
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line} {self.name}"

@@ -1,0 +1,459 @@
+"""Read ``.hrt`` text into :class:`~chess_rules.scenarios.model.Scenario` objects.
+
+The grammar is ``scenario.lark`` (LALR, contextual lexer); a lark
+:class:`~lark.Transformer` turns the tree into plain dataclasses and checks the
+arguments (squares, UCI moves, piece letters, numbers), so that a bad one is
+reported as a :class:`ScenarioError` at its own line and column.
+"""
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInput,
+                             UnexpectedToken, VisitError)
+
+from chess_rules.squares import LETTER_TO_PIECE, SQUARE_NAMES
+
+from .model import Arg, Expectation, Loc, Scenario, ScenarioError, Setup, Step
+
+GRAMMAR = Path(__file__).with_name("scenario.lark")
+UCI_RE = re.compile(r"^[a-h][1-8][a-h][1-8][a-zA-Z]?$")
+SETUP_KINDS = {"presets", "config", "fen", "layout", "place", "remove", "rules", "modifier", "dfen"}
+FACES = {"1", "2", "3", "4", "5", "6"}
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", lexer="contextual",
+                propagate_positions=True, maybe_placeholders=False)
+
+
+def parse_file(path: str | Path) -> list[Scenario]:
+    """Parse a ``.hrt`` file (raises :class:`ScenarioError`)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise ScenarioError(f"cannot read scenario file: {e.strerror or e}", str(path)) from None
+    return parse_text(text, str(path))
+
+
+def parse_text(text: str, file: str = "<string>") -> list[Scenario]:
+    """Parse scenario text; ``file`` is used in positions and for relative paths."""
+    if not text.endswith("\n"):
+        text += "\n"
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedInput as e:
+        raise _syntax_error(e, text, file) from None
+    try:
+        scenarios = _Build(file).transform(tree)
+    except VisitError as e:
+        if isinstance(e.orig_exc, ScenarioError):
+            raise e.orig_exc from None
+        raise
+    seen: dict[str, Scenario] = {}
+    for sc in scenarios:
+        if sc.name in seen:
+            raise ScenarioError(f"scenario name {sc.name!r} is used twice in this file "
+                                f"(first at line {seen[sc.name].line})", file, sc.line, sc.column)
+        seen[sc.name] = sc
+    return scenarios
+
+
+# ------------------------------------------------------------------ syntax errors
+
+def _keywords(names) -> list[str]:
+    out = []
+    for name in names:
+        t = _parser().get_terminal(name)
+        if t.pattern.type == "str":
+            out.append(t.pattern.value)
+        elif name == "_NL":
+            out.append("end of line")
+        else:
+            out.append({"WORD": "a word", "REST": "text", "STRING": '"name"'}.get(name, name))
+    return sorted(set(out))
+
+
+def _syntax_error(e: UnexpectedInput, text: str, file: str) -> ScenarioError:
+    line, col = getattr(e, "line", None), getattr(e, "column", None)
+    if isinstance(e, UnexpectedEOF) or line in (None, -1):
+        lines = text.splitlines()
+        return ScenarioError("unexpected end of file", file, len(lines), 1)
+    if isinstance(e, UnexpectedCharacters):
+        allowed = set(e.allowed or ())
+        word = re.match(r"\S*", text[e.pos_in_stream:]).group(0)
+    else:
+        assert isinstance(e, UnexpectedToken)
+        allowed = set(e.accepts or e.expected or ())
+        word = "end of line" if e.token.type == "_NL" else str(e.token)
+    kws = _keywords(allowed)
+    if "scenario" in kws and "move" not in kws:
+        msg = f"expected 'scenario \"name\"' before {word!r}"
+    elif "move" in kws and "presets" in kws:
+        msg = f"unknown statement {word!r} (statements: {', '.join(k for k in kws if k != 'end of line')})"
+    elif "legal" in kws and "perft" in kws:
+        msg = f"unknown expectation 'expect {word}' (expectations: {', '.join(kws)})"
+    elif word == "end of line":
+        msg = f"this statement is incomplete: expected {' or '.join(kws)}"
+    else:
+        msg = f"unexpected {word!r}: expected {' or '.join(kws)}"
+    return ScenarioError(msg, file, line, col)
+
+
+# ------------------------------------------------------------------ tree -> dataclasses
+
+class _By:
+    def __init__(self, arg: Arg):
+        self.arg = arg
+
+
+def _split_by(toks):
+    toks = list(toks)
+    if toks and isinstance(toks[-1], _By):
+        return toks[-1].arg, toks[:-1]
+    return None, toks
+
+
+def _arg(file: str, tok: Token) -> Arg:
+    return Arg(str(tok), Loc(file, tok.line, tok.column))
+
+
+class _Build(Transformer):
+    def __init__(self, file: str):
+        super().__init__()
+        self.file = file
+
+    # helpers ---------------------------------------------------------------
+    def _loc(self, meta) -> Loc:
+        return Loc(self.file, meta.line, meta.column)
+
+    def _err(self, msg: str, where) -> ScenarioError:
+        if isinstance(where, Token):
+            return ScenarioError(msg, self.file, where.line, where.column)
+        if isinstance(where, Arg):
+            return ScenarioError(msg, self.file, where.loc.line, where.loc.column)
+        return ScenarioError(msg, self.file, where.line, where.column)
+
+    def _args(self, toks) -> list[Arg]:
+        return [_arg(self.file, t) for t in toks]
+
+    def _square(self, tok) -> str:
+        s = str(tok)
+        if s not in SQUARE_NAMES:
+            raise self._err(f"bad square {s!r} (squares are a1..h8)", tok)
+        return s
+
+    def _uci(self, tok) -> Arg:
+        s = str(tok)
+        if not UCI_RE.match(s):
+            raise self._err(f"bad UCI move {s!r} (e.g. e2e4, e7e8q)", tok)
+        if len(s) == 5:
+            s = s[:4] + s[4].lower()
+        return Arg(s, Loc(self.file, tok.line, tok.column))
+
+    def _int(self, tok, what: str, minimum: int = 0) -> Arg:
+        s = str(tok)
+        if not s.isdigit() or int(s) < minimum:
+            raise self._err(f"bad {what} {s!r} (expected a whole number"
+                            + (f" >= {minimum}" if minimum else "") + ")", tok)
+        return Arg(s, Loc(self.file, tok.line, tok.column))
+
+    def _piece(self, tok) -> tuple[str, str]:
+        s = str(tok)
+        if len(s) != 3 or s[0] not in LETTER_TO_PIECE:
+            raise self._err(f"bad piece placement {s!r} (a FEN letter and a square, e.g. Qd4 or ke8)", tok)
+        return s[0], self._square(Token("WORD", s[1:], line=tok.line, column=tok.column + 1))
+
+    def _faces(self, toks, allow_none: tuple[str, ...] = ("none",)) -> list[Arg] | None:
+        if len(toks) == 1 and str(toks[0]) in allow_none:
+            return None
+        for t in toks:
+            if str(t) not in FACES:
+                raise self._err(f"bad die face {str(t)!r} (faces are 1..6)", t)
+        return self._args(toks)
+
+    def _color(self, tok) -> Arg:
+        if str(tok) not in ("white", "black"):
+            raise self._err(f"bad colour {str(tok)!r} (white or black)", tok)
+        return _arg(self.file, tok)
+
+    def _expect(self, kind, meta, args=(), **kw) -> Expectation:
+        return Expectation(kind, list(args), self._loc(meta), **kw)
+
+    # file and scenario -------------------------------------------------------
+    def start(self, items):
+        return list(items)
+
+    @v_args(meta=True)
+    def scenario(self, meta, items):
+        name_tok, stmts = items[0], items[1:]
+        name = json.loads(str(name_tok)) if "\\" in str(name_tok) else str(name_tok)[1:-1]
+        if not name.strip():
+            raise self._err("a scenario needs a non-empty name", name_tok)
+        setup = Setup()
+        body: list = []
+        for kind, loc, payload in stmts:
+            if kind in SETUP_KINDS:
+                if body:
+                    raise ScenarioError(f"'{kind}' is a setup statement: it must come before "
+                                        f"the first step or expectation (line {body[0].line})",
+                                        self.file, loc.line, loc.column)
+                self._add_setup(setup, kind, loc, payload)
+            else:
+                body.append(payload)
+        if setup.dfen is not None:
+            for what, val in (("fen", setup.fen), ("layout", setup.layout)):
+                if val is not None:
+                    raise self._err(f"a dice scenario takes its position from 'dfen'; drop '{what}'",
+                                    val)
+            if setup.place or setup.remove:
+                loc = (setup.place or setup.remove)[0][-1]
+                raise ScenarioError("place/remove cannot be used with 'dfen'", self.file,
+                                    loc.line, loc.column)
+        return Scenario(name, self.file, meta.line, setup, body, meta.column)
+
+    def _add_setup(self, s: Setup, kind: str, loc: Loc, payload) -> None:
+        def once(attr):
+            prev = getattr(s, attr)
+            if prev is not None:
+                raise ScenarioError(f"'{attr}' given twice (first at line {prev.loc.line})",
+                                    self.file, loc.line, loc.column)
+        if kind == "presets":
+            s.presets.extend(payload)
+        elif kind == "config":
+            for pid, key, val, arg in payload:
+                s.config.setdefault(pid, {})[key] = val
+            s.config_loc = s.config_loc or loc
+        elif kind in ("fen", "layout", "dfen"):
+            once(kind)
+            other = {"fen": "layout", "layout": "fen"}.get(kind)
+            if other and getattr(s, other) is not None:
+                raise ScenarioError(f"give either 'fen' or 'layout', not both", self.file,
+                                    loc.line, loc.column)
+            setattr(s, kind, payload)
+        elif kind == "place":
+            s.place.extend(payload)
+        elif kind == "remove":
+            s.remove.extend(payload)
+        elif kind == "rules":
+            s.rules.append(payload)
+        elif kind == "modifier":
+            s.modifiers.append(payload)
+
+    # setup -----------------------------------------------------------------
+    @v_args(meta=True)
+    def presets(self, meta, toks):
+        return ("presets", self._loc(meta), self._args(toks))
+
+    @v_args(meta=True)
+    def config(self, meta, toks):
+        out = []
+        for t in toks:
+            s = str(t)
+            left, eq, raw = s.partition("=")
+            pid, dot, key = left.partition(".")
+            if not eq or not dot or not pid or not key or not raw:
+                raise self._err(f"bad config {s!r} (write PRESET.KEY=VALUE, e.g. "
+                                f"monster-rules.scope=white)", t)
+            try:
+                val = json.loads(raw)
+            except ValueError:
+                val = raw
+            out.append((pid, key, val, _arg(self.file, t)))
+        return ("config", self._loc(meta), out)
+
+    @v_args(meta=True)
+    def fen(self, meta, toks):
+        return ("fen", self._loc(meta), Arg(str(toks[0]).strip(), Loc(self.file, toks[0].line, toks[0].column)))
+
+    @v_args(meta=True)
+    def dfen(self, meta, toks):
+        return ("dfen", self._loc(meta), Arg(str(toks[0]).strip(), Loc(self.file, toks[0].line, toks[0].column)))
+
+    @v_args(meta=True)
+    def layout(self, meta, toks):
+        return ("layout", self._loc(meta), _arg(self.file, toks[0]))
+
+    @v_args(meta=True)
+    def place(self, meta, toks):
+        return ("place", self._loc(meta),
+                [(*self._piece(t), Loc(self.file, t.line, t.column)) for t in toks])
+
+    @v_args(meta=True)
+    def remove(self, meta, toks):
+        return ("remove", self._loc(meta),
+                [(self._square(t), Loc(self.file, t.line, t.column)) for t in toks])
+
+    @v_args(meta=True)
+    def rules(self, meta, toks):
+        return ("rules", self._loc(meta), _arg(self.file, toks[0]))
+
+    @v_args(meta=True)
+    def modifier(self, meta, toks):
+        return ("modifier", self._loc(meta),
+                (_arg(self.file, toks[0]), [self._square(t) for t in toks[1:]]))
+
+    # steps -------------------------------------------------------------------
+    @v_args(meta=True)
+    def move(self, meta, toks):
+        return ("step", None, Step("move", self._args(toks), self._loc(meta)))
+
+    @v_args(meta=True)
+    def end_turn(self, meta, toks):
+        return ("step", None, Step("end-turn", [], self._loc(meta)))
+
+    @v_args(meta=True)
+    def roll(self, meta, toks):
+        faces = self._faces(toks, allow_none=())
+        return ("step", None, Step("roll", faces, self._loc(meta)))
+
+    @v_args(meta=True)
+    def undo(self, meta, toks):
+        return ("step", None, Step("undo", [], self._loc(meta)))
+
+    # expectations --------------------------------------------------------------
+    @v_args(meta=True)
+    def expectation(self, meta, items):
+        kind, _, exp = items[0]
+        exp.loc = self._loc(meta)           # the statement starts at 'expect'
+        return items[0]
+
+    def _e(self, kind, meta, args=(), **kw):
+        return ("expect", None, self._expect(kind, meta, args, **kw))
+
+    @v_args(meta=True)
+    def exp_legal(self, meta, toks):
+        return self._e("legal", meta, [self._uci(t) for t in toks])
+
+    @v_args(meta=True)
+    def exp_illegal(self, meta, toks):
+        by, moves = _split_by(toks)
+        return self._e("illegal", meta, [self._uci(t) for t in moves], by=by)
+
+    def _move_list(self, toks):
+        if len(toks) == 1 and str(toks[0]) == "none":
+            return []
+        return [self._uci(t) for t in toks]
+
+    @v_args(meta=True)
+    def exp_moves(self, meta, toks):
+        return self._e("moves", meta, self._move_list(toks))
+
+    @v_args(meta=True)
+    def exp_moves_from(self, meta, toks):
+        sq_tok, rest = toks[0], list(toks[1:])
+        s = str(sq_tok)
+        if s.endswith(":"):
+            sq_tok = Token("WORD", s[:-1], line=sq_tok.line, column=sq_tok.column)
+        elif rest and str(rest[0]) == ":":
+            rest = rest[1:]
+        elif rest and str(rest[0]).startswith(":"):
+            r0 = rest[0]
+            rest[0] = Token("WORD", str(r0)[1:], line=r0.line, column=r0.column + 1)
+        self._square(sq_tok)
+        return self._e("moves-from", meta, self._move_list(rest) if rest else [],
+                       square=_arg(self.file, sq_tok))
+
+    @v_args(meta=True)
+    def exp_count(self, meta, toks):
+        return self._e("count", meta, [self._int(toks[0], "move count")])
+
+    @v_args(meta=True)
+    def exp_fen(self, meta, toks):
+        return self._e("fen", meta, text=str(toks[0]).strip())
+
+    @v_args(meta=True)
+    def exp_piece(self, meta, toks):
+        return self._e("piece", meta, [Arg(letter + sq, Loc(self.file, t.line, t.column))
+                                       for t in toks for letter, sq in [self._piece(t)]])
+
+    @v_args(meta=True)
+    def exp_empty(self, meta, toks):
+        for t in toks:
+            self._square(t)
+        return self._e("empty", meta, self._args(toks))
+
+    @v_args(meta=True)
+    def exp_hp(self, meta, toks):
+        self._square(toks[0])
+        return self._e("hp", meta, [self._int(toks[1], "hit points")], square=_arg(self.file, toks[0]))
+
+    @v_args(meta=True)
+    def exp_ep(self, meta, toks):
+        if len(toks) == 1 and str(toks[0]) == "none":
+            return self._e("ep", meta, [])
+        for t in toks:
+            self._square(t)
+        return self._e("ep", meta, self._args(toks))
+
+    @v_args(meta=True)
+    def exp_dice(self, meta, toks):
+        return self._e("dice", meta, self._faces(toks) or [])
+
+    @v_args(meta=True)
+    def exp_tree(self, meta, toks):
+        text = str(toks[0]).strip()
+        try:
+            json.loads(text)
+        except ValueError as e:
+            raise self._err(f"bad JSON for 'expect tree': {e}", toks[0])
+        return self._e("tree", meta, text=text)
+
+    @v_args(meta=True)
+    def exp_playable(self, meta, toks):
+        faces = self._faces(toks, allow_none=("null", "none"))
+        if faces is None:
+            return self._e("playable", meta, [], text="null")
+        return self._e("playable", meta, faces)
+
+    @v_args(meta=True)
+    def exp_check(self, meta, toks):
+        return self._e("check", meta)
+
+    @v_args(meta=True)
+    def exp_not_check(self, meta, toks):
+        return self._e("not-check", meta)
+
+    @v_args(meta=True)
+    def exp_checkmate(self, meta, toks):
+        return self._e("checkmate", meta)
+
+    @v_args(meta=True)
+    def exp_stalemate(self, meta, toks):
+        return self._e("stalemate", meta)
+
+    @v_args(meta=True)
+    def exp_winner(self, meta, toks):
+        by, toks = _split_by(toks)
+        return self._e("winner", meta, [self._color(toks[0])], by=by)
+
+    @v_args(meta=True)
+    def exp_draw(self, meta, toks):
+        by, toks = _split_by(toks)
+        return self._e("draw", meta, by=by)
+
+    def by(self, toks):
+        return _By(_arg(self.file, toks[0]))
+
+    @v_args(meta=True)
+    def exp_ongoing(self, meta, toks):
+        return self._e("ongoing", meta)
+
+    @v_args(meta=True)
+    def exp_perft(self, meta, toks):
+        return self._e("perft", meta, [self._int(toks[0], "perft depth"),
+                                       self._int(toks[1], "perft count")])
+
+    @v_args(meta=True)
+    def exp_turn(self, meta, toks):
+        return self._e("turn", meta, [self._color(toks[0])])
+
+    @v_args(meta=True)
+    def exp_refused(self, meta, toks):
+        return self._e("refused", meta, self._args(toks))

@@ -1,0 +1,60 @@
+"""pytest plugin: every scenario of a ``.hrt`` file is one test item.
+
+Registered through the ``pytest11`` entry point ``houserules`` (pyproject.toml).
+A failing scenario reports its file and line, the statement, what was expected,
+what happened and the engine's explanation of the move involved.
+"""
+from __future__ import annotations
+
+import pytest
+
+from .model import ScenarioError
+from .parser import parse_file
+from .runner import ScenarioFailure, run_scenario
+
+EXTENSION = ".hrt"
+
+
+def pytest_collect_file(parent, file_path):
+    if file_path.suffix == EXTENSION:
+        return ScenarioFile.from_parent(parent, path=file_path)
+    return None
+
+
+class ScenarioFile(pytest.File):
+    def collect(self):
+        try:
+            scenarios = parse_file(self.path)
+        except ScenarioError as e:
+            raise self.CollectError(str(e)) from None
+        for sc in scenarios:
+            yield ScenarioItem.from_parent(self, name=sc.name, scenario=sc)
+
+    class CollectError(Exception):
+        pass
+
+    def repr_failure(self, excinfo):
+        if isinstance(excinfo.value, (ScenarioError, self.CollectError)):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+
+class ScenarioItem(pytest.Item):
+    def __init__(self, *, scenario, **kw):
+        super().__init__(**kw)
+        self.scenario = scenario
+
+    def runtest(self):
+        run_scenario(self.scenario)
+
+    def repr_failure(self, excinfo):
+        e = excinfo.value
+        head = f"scenario {self.scenario.name!r} ({self.scenario.file}:{self.scenario.line})"
+        if isinstance(e, ScenarioFailure):
+            return f"{head}\n{e.report()}"
+        if isinstance(e, ScenarioError):
+            return f"{head}\n{e}"
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self):
+        return self.path, self.scenario.line - 1, f"scenario: {self.scenario.name}"
