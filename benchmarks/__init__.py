@@ -1,0 +1,1 @@
+"""Side-by-side benchmarks of the houserules engine against peers (not run by CI)."""
