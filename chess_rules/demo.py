@@ -32,10 +32,10 @@ def main() -> int:
     con.rule("explanations")
     for u in ["e4e5", "c6e5", "f3e5", "d1h5", "a2a5", "c4f7", "f1e1"]:
         con.print(g.explain(u).text)
-    g2 = Game("r3k2r/8/8/8/8/8/8/R3K1rR w KQkq - 0 1")
-    con.print(g2.explain("e1c1").text)
-    g3 = Game("4k3/8/8/8/8/8/5r2/R3K2R w KQ - 0 1")
-    con.print(g3.explain("e1g1").text)
+    for fen, u in (("r3k2r/8/8/8/8/8/8/R3K1rR w KQkq - 0 1", "e1c1"),
+                   ("4k3/8/8/8/8/8/5r2/R3K2R w KQ - 0 1", "e1g1")):
+        con.print(f"[dim]in {fen}:[/dim]")
+        con.print(Game(fen).explain(u).text)
     con.rule("perft from the start position")
     start = Game()
     counts = {}
