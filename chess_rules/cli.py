@@ -272,6 +272,9 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--max-moves", type=int, default=200)
     pl.set_defaults(func=cmd_play)
 
+    from presets.modifiers import add_cli as add_modifier_commands
+    add_modifier_commands(sub)
+
     try:
         from dice.cli import add_dice_commands
     except ImportError:

@@ -1,0 +1,272 @@
+"""Custom modifiers: JSON descriptors of trigger and effect primitives, attached to
+pieces and run after every move by a 12-stage dispatcher.
+
+Descriptor format (version 1)
+-----------------------------
+
+A descriptor is a JSON object (JSON Schema: ``houserules modifiers schema``)::
+
+    {"version": 1, "id": "berserker", "name": "Berserker",
+     "description": "...", "requires": [],
+     "appliesTo": {"color": "both", "pieceTypes": ["rook"], "squares": [0, 7]},
+     "primitives": [
+       {"kind": "on-move", "params": {"primitives": [
+         {"kind": "add-to-attribute", "params": {"attr": "AttackBonus", "delta": 1}}]}}]}
+
+``primitives`` are applied, in order, to each piece the descriptor is attached to,
+when the game starts: an effect primitive acts at once on that piece, a trigger
+primitive seeds its ``On*Hooks`` attribute on it, and a top-level ``conditional``
+becomes a standing hook evaluated after every move (dispatch stage 10).
+
+Effect primitives (``kind`` / ``params``):
+
+``add-to-attribute``  ``{attr, delta}``: attr += delta (whole numbers, -100..100).
+``seed-attribute``    ``{attr, value}``: attr = value.
+``add-aura``          ``{radius, targetAttr, delta, affects?}``: the piece projects an
+                      aura: every piece within ``radius`` (king distance; the
+                      source excluded) of the ``affects`` side (``allies``, the
+                      default, ``enemies`` or ``all``) has ``targetAttr`` = the sum
+                      of the auras on it, recomputed at stage 1 and whenever an aura
+                      is added.
+``set-capture-flag``  ``{flag: 0|1}``: CaptureFlag; a piece with CaptureFlag 1 may not
+                      capture (``modifiers.capture-flag``, filter stage), 0 re-arms it.
+``conditional``       ``{if: Condition, then: [...], else: [...]}``. A Condition's
+                      fields must all hold (at least one): ``attr``/``op``/``value``
+                      (the hooked piece's attribute; ``op`` one of == != < <= > >=),
+                      ``pieceType``, ``color``, ``inCheck`` (a royal piece attacked
+                      now), ``sideToMove``, ``square`` (a square filter) and
+                      ``event`` (fields of ``ctx.event`` equal to these).
+``set-board-topology`` ``{topology: plain|cylinder}``: top level only; builds the rule
+                      set on that board (``cylinder`` is the ``wrap-board`` geometry).
+
+Trigger primitives take ``{target?, primitives}`` (``target`` defaults to
+``self``); ``on-turn-start`` and ``on-turn-end`` also ``color``
+(``white``/``black``/``both``, default both), ``on-moved-onto-square`` a
+``filter``: ``{"kind": "squares", "squares": [27, 28]}`` or ``{"kind":
+"predicate", "file": 0..7, "rank": 0..7}`` (at least one of file and rank).
+
+Attributes are PascalCase names. ``Hp`` is piece-hp's hit points (a descriptor
+that reads or writes it, or uses ``on-damaged``, needs ``--preset piece-hp``; hp
+falling to 0 removes the piece, and a side that loses its last royal piece that
+way loses); ``PieceType`` is the piece's type (``seed-attribute`` only, never to or
+from a royal type); ``CaptureFlag`` is 0 or 1. Every other name is a whole number
+starting at 0, stored in a piece slot (``AttackBonus`` -> ``attack-bonus``) and
+written in the extended position (``attack-bonus:e4=2``). ``Color``, ``Position``,
+``Square`` and ``Moved`` are read-only.
+
+Target resolvers: ``"self"`` (the hooked piece), ``"attacker"`` and ``"defender"``
+(from ``ctx.event``: ``attackerId``/``attackerIds``, ``defenderId``),
+``{"squares": [..]}`` (the pieces standing there now) and ``{"relation":
+"ally"|"enemy", "filter": {"pieceType": ..}}`` (allies, the hooked piece excluded,
+or enemies of the hooked piece).
+
+Validation: version must be 1; every ``kind`` one of the 16 kinds; primitives
+nested at most MAX_RECURSION_DEPTH = 3 levels (a top-level primitive is level 1,
+its nested primitives level 2, a conditional's branches count as a level); at most
+MAX_PRIMITIVE_COUNT = 50 nodes per descriptor; parameters per the schema (unknown
+fields refused). A refusal is a :class:`DescriptorError` (``DescriptorVersionError``,
+``UnknownKindError``, ``RecursionDepthError``, ``PrimitiveCountError``,
+``BadParamsError``; all :class:`chess_rules.errors.ChessError`) whose ``path`` is a
+JSON path (``$.primitives[0].params.delta``) and ``reason`` says why. ``attach``
+works on a copy: a refused descriptor changes nothing.
+
+Dispatch: after every move (apply, post-move and turn-end stages done), twelve
+agenda stages run, in this order: ``mod.auras``, ``mod.damaged``, ``mod.capture``,
+``mod.captured``, ``mod.promotion``, ``mod.move``, ``mod.moved-onto-square``,
+``mod.check-received``, ``mod.check-delivered``, ``mod.conditional``,
+``mod.turn-end``, ``mod.turn-start``; then the result stage. ``Game.push`` runs them
+only for a rule set with modifiers attached (``config['extra-push-stages']``).
+
+Rulings (spec "Trigger Primitives", and ours where marked):
+
+* on-turn-end fires for hooks whose colour is the mover's (or both), before any
+  on-turn-start, which fires for the next side to move: decay then heal.
+* (ours) Under a multi-move turn (double-move) neither fires until the turn passes.
+  The first turn of a game has no turn-start (nothing has moved yet).
+* on-capture fires on the attacker of every capture (lethal or not, en passant
+  included); on-captured only when the defender is gone after the move, with the
+  defender's values from the pre-move snapshot (``ctx.event = {kind: capture,
+  attackerId, defenderId}``) and its hooks still readable; effects on ``self`` are
+  then no-ops (the piece is gone): redirect with ``target``.
+* on-damaged compares hp with the pre-move snapshot (taken first in the apply
+  stage), so damage from the capture, a push, poison or king-heals counts; damage
+  dealt by primitives during dispatch is not seen (ours).
+* on-promotion fires after the type flipped: ``ctx.event = {kind: promotion,
+  promotedFrom: pawn, promotedTo}``, and a conditional on ``pieceType`` sees the new
+  type.
+* on-move fires on every piece whose square changed: the mover, the castling rook,
+  the en-passant capturer, and (ours) a piece pushed by piece-hp; the mover first,
+  then by square. on-moved-onto-square: the same pieces, filtered by destination.
+* on-check-received: royal pieces only, edge-triggered (attacked now and not
+  attacked before the move); ``attackerIds`` lists every checking piece.
+* on-check-delivered: a piece that attacks an enemy royal piece now and did not
+  before the move; a discovered check is credited to the revealing slider, not the
+  piece that moved (``event.discovered``); a double check fires on both.
+* Hooks of one piece fire in the order they were seeded; pieces in square order.
+  A hook seeded during a stage first fires at a later stage or move. A trigger
+  applied as an effect seeds its hook on the targets (once per piece).
+* (ours) A PieceType change never touches a royal piece, and is skipped when it
+  would leave the side not to move with a royal piece attacked; after a
+  primitive changes the board, check is detected again.
+* (ours) Hooks belong to piece facts, not squares: they follow the piece, survive
+  promotion, and are not written in the extended position (a position reloaded
+  from text gets the modifiers of its attachment squares anew).
+"""
+from __future__ import annotations
+
+import difflib
+import json
+from pathlib import Path
+
+from .engine import (DISPATCH_STAGES, STAGE_NAMES, Registry, apply_topology, attr_slot,
+                     check_composition, ensure_capture_flag_filter, extend_slots, install)
+from .models import (DESCRIPTOR_VERSION, KINDS, MAX_PRIMITIVE_COUNT, MAX_RECURSION_DEPTH,
+                     TRIGGER_KINDS, BadParamsError, Descriptor, DescriptorError,
+                     DescriptorVersionError, ModifierCompositionError, ModifierError,
+                     PrimitiveCountError, RecursionDepthError, UnknownKindError,
+                     UnknownModifierError, count_nodes, descriptor_schema, validate_descriptor)
+
+GALLERY_DIR = Path(__file__).parent / "gallery"
+
+__all__ = [
+    "attach", "attach_descriptor_file", "load_descriptor", "gallery_names", "gallery",
+    "descriptor_schema", "validate_descriptor", "Descriptor", "ModifierError",
+    "DescriptorError", "DescriptorVersionError", "UnknownKindError", "RecursionDepthError",
+    "PrimitiveCountError", "BadParamsError", "UnknownModifierError",
+    "ModifierCompositionError", "MAX_RECURSION_DEPTH", "MAX_PRIMITIVE_COUNT",
+    "DESCRIPTOR_VERSION", "KINDS", "TRIGGER_KINDS", "DISPATCH_STAGES", "STAGE_NAMES",
+    "attr_slot", "count_nodes",
+]
+
+
+def gallery_names() -> list[str]:
+    return sorted(p.stem for p in GALLERY_DIR.glob("*.json"))
+
+
+def gallery() -> list[Descriptor]:
+    return [load_descriptor(n) for n in gallery_names()]
+
+
+def _read(path: Path) -> Descriptor:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise UnknownModifierError(f"cannot read modifier file {str(path)!r}: {e.strerror}") from None
+    return validate_descriptor(text, source=str(path))
+
+
+def load_descriptor(spec, base_dir=None) -> Descriptor:
+    """A descriptor from a :class:`Descriptor`, a dict, a gallery name or a JSON file
+    (relative paths are taken from ``base_dir``)."""
+    if isinstance(spec, Descriptor):
+        return spec
+    if isinstance(spec, dict):
+        return validate_descriptor(spec)
+    if isinstance(spec, Path) or (isinstance(spec, str) and
+                                  (spec.endswith(".json") or "/" in spec or "\\" in spec)):
+        p = Path(spec)
+        if not p.is_absolute() and base_dir is not None:
+            p = Path(base_dir) / p
+        return _read(p)
+    if isinstance(spec, str):
+        p = GALLERY_DIR / f"{spec}.json"
+        if p.is_file():
+            return _read(p)
+        close = difflib.get_close_matches(spec, gallery_names(), n=1)
+        raise UnknownModifierError(
+            f"unknown modifier {spec!r}" + (f" (did you mean {close[0]!r}?)" if close else "")
+            + "; see 'houserules modifiers list'")
+    raise UnknownModifierError(f"expected a descriptor, a gallery name or a file, got {spec!r}")
+
+
+def _squares(squares) -> tuple[int, ...]:
+    from chess_rules.squares import parse_square
+    out = []
+    for q in ([squares] if isinstance(squares, (str, int)) else squares):
+        if isinstance(q, int) and not isinstance(q, bool) and 0 <= q < 64:
+            out.append(q)
+        elif isinstance(q, str):
+            try:
+                out.append(parse_square(q))
+            except ValueError:
+                raise ModifierError(f"{q!r} is not a square") from None
+        else:
+            raise ModifierError(f"{q!r} is not a square")
+    return tuple(out)
+
+
+def attach(ruleset, descriptor, squares=None, base_dir=None):
+    """A copy of ``ruleset`` with the modifier attached.
+
+    ``descriptor``: a :class:`Descriptor`, a dict, a gallery name or a JSON file path.
+    ``squares``: attach to the pieces standing there when a game starts (names or
+    0..63); None: to the pieces the descriptor's ``appliesTo`` selects. Refusals
+    raise a :class:`ModifierError` and leave ``ruleset`` unchanged.
+    """
+    d = load_descriptor(descriptor, base_dir)
+    sq = None if squares is None else _squares(squares)
+    rs = ruleset.copy()
+    check_composition(rs, d, rs.config.get("modifiers") or Registry())
+    apply_topology(rs, d)
+    reg = install(rs)
+    di = reg.register(d)
+    reg.attachments.append((di, sq))
+    extend_slots(rs, reg)
+    if "capture-flag" in reg.attrs:
+        ensure_capture_flag_filter(rs)
+    rs.name = f"{rs.name}+mod:{d.id}"
+    return rs
+
+
+def attach_descriptor_file(ruleset, path):
+    """``--modifier FILE.json``: attach to the pieces the descriptor selects."""
+    return attach(ruleset, Path(path))
+
+
+def modifier_table() -> list[dict]:
+    """The gallery as rows (``houserules modifiers list --json``)."""
+    rows = []
+    for n in gallery_names():
+        d = load_descriptor(n)
+        count, depth = count_nodes(d.primitives)
+        rows.append({"id": d.id, "name": d.name, "description": d.description,
+                     "requires": list(d.requires),
+                     "triggers": sorted({p.kind for p in d.primitives if p.kind in TRIGGER_KINDS}),
+                     "nodes": count, "depth": depth})
+    return rows
+
+
+def add_cli(sub) -> None:
+    """``houserules modifiers schema|list|check FILE``."""
+    import sys
+
+    def cmd(args) -> int:
+        if args.modifiers_command == "schema":
+            print(json.dumps(descriptor_schema(), indent=2))
+        elif args.modifiers_command == "list":
+            rows = modifier_table()
+            if args.json:
+                print(json.dumps(rows, indent=2))
+            else:
+                for r in rows:
+                    req = f" [requires {', '.join(r['requires'])}]" if r["requires"] else ""
+                    print(f"{r['id']:22} {r['description']}{req}")
+        elif args.modifiers_command == "check":
+            for f in args.files:
+                d = load_descriptor(Path(f))
+                count, depth = count_nodes(d.primitives)
+                print(f"{f}: ok ({d.id}: {count} nodes, depth {depth})")
+        else:  # pragma: no cover
+            sys.exit(2)
+        return 0
+
+    m = sub.add_parser("modifiers", help="custom modifier descriptors: schema, gallery, check")
+    msub = m.add_subparsers(dest="modifiers_command", metavar="SUBCOMMAND")
+    msub.required = True
+    msub.add_parser("schema", help="the JSON Schema of a descriptor (version 1)").set_defaults(func=cmd)
+    ls = msub.add_parser("list", help="the gallery of ready recipes")
+    ls.add_argument("--json", action="store_true")
+    ls.set_defaults(func=cmd)
+    ck = msub.add_parser("check", help="validate descriptor files")
+    ck.add_argument("files", nargs="+")
+    ck.set_defaults(func=cmd)
