@@ -277,7 +277,7 @@ class Game:
                 "piece": m.piece, "capture": m.victim is not None, "victim": m.victim,
                 "rook-from": m.rook_from, "rook-to": m.rook_to, "ep-square": m.ep_square,
                 "uci": m.uci()})
-            s.run(stages=PUSH_STAGES)
+            s.run(stages=PUSH_STAGES + self.ruleset.config.get("extra-push-stages", ()))
             if f.alive:
                 s.retract(f)
         except BaseException:
