@@ -413,6 +413,11 @@ class Game:
                     f"{SQUARE_NAMES[to]}: there is no castling right for that side")
         if st.colors[to] == turn:
             return f"{SQUARE_NAMES[to]} holds {turn}'s own {st.types[to]}"
+        blocker = _first_blocker(st, ptype, frm, to)
+        if blocker is not None:
+            return (f"the {ptype} on {SQUARE_NAMES[frm]} cannot pass the {st.types[blocker]} "
+                    f"on {SQUARE_NAMES[blocker]} on its way to {SQUARE_NAMES[to]}"
+                    + (f" (rules for the {ptype}: {', '.join(movers)})" if movers else ""))
         return (f"no rule moves the {ptype} on {SQUARE_NAMES[frm]} to {SQUARE_NAMES[to]}"
                 f"{'' if promo is None else ' promoting'}"
                 + (f" (rules for the {ptype}: {', '.join(movers)})" if movers else ""))
@@ -504,3 +509,21 @@ def _default_ruleset(presets=(), config=None) -> RuleSet:
         return load(*presets, config=config)
     from .fide import fide_rules
     return fide_rules()
+
+
+def _first_blocker(st, ptype: str, frm: int, to: int) -> int | None:
+    """The first occupied square between ``frm`` and ``to`` on a straight line the
+    piece type slides along in FIDE chess, or None."""
+    df, dr = to % 8 - frm % 8, to // 8 - frm // 8
+    diagonal = abs(df) == abs(dr) and df != 0
+    straight = (df == 0) != (dr == 0)
+    if not ((ptype in ("bishop", "queen") and diagonal) or
+            (ptype in ("rook", "queen") and straight) or (ptype == "pawn" and df == 0)):
+        return None
+    sf, sr = (df > 0) - (df < 0), (dr > 0) - (dr < 0)
+    sq = frm + sf + 8 * sr
+    while sq != to:
+        if st.colors[sq] is not None:
+            return sq
+        sq += sf + 8 * sr
+    return None
