@@ -1,0 +1,54 @@
+"""Annihilation: a side with no pieces left loses; kings are ordinary pieces.
+
+The rule set has no royal piece (``royal_types`` is empty for both sides), so
+there is no check, no checkmate and no self-check filter: a king may move onto
+an attacked square, stay attacked, and be captured like any piece. Castling
+needs only the castling right and an empty path between king and rook
+(``fide.castling`` skips the attack test for a king that is not royal).
+
+Productions (override): ``fide.check-detection``, ``fide.check-resolution``,
+``fide.king-capture-illegal`` and ``fide.insufficient-material`` are removed;
+``fide.checkmate-win`` is replaced by the annihilation win (a side to move with
+no pieces loses) and ``fide.stalemate-draw`` by the no-legal-move loss (a side
+to move with no legal move loses).
+
+Rulings (spec, DECISIONS.md, and ours where marked):
+
+* No check, no pins, no checkmate; moving "into check" is legal.
+* A side with pieces but no legal move loses (not a draw).
+* No insufficient-material draw: king against king plays on until the fifty-move
+  rule or a repetition draws it.
+* (ours) Promotion is unchanged (no promotion to a king).
+"""
+from rete import Assert, Expr, Not, P, Rule, V
+
+from .base import PresetMeta
+
+META = PresetMeta(
+    id="last-piece-standing", name="Annihilation", category="Win/Loss Condition",
+    description="A side with no pieces left loses; kings are ordinary pieces (no check or "
+                "checkmate), and a side with no legal move loses.",
+    mode="override",
+    affects=["fide.check-detection", "fide.check-resolution", "fide.checkmate-win",
+             "fide.stalemate-draw", "fide.king-capture-illegal", "fide.insufficient-material"],
+    incompatible_with=["capture-to-win"],
+)
+
+
+def apply(rules, config) -> None:
+    for color in ("white", "black"):
+        rules.royal_types[color] = ()
+    for name in ("fide.check-detection", "fide.check-resolution", "fide.king-capture-illegal",
+                 "fide.insufficient-material"):
+        rules.remove(name)
+    rules.replace(Rule("fide.checkmate-win", stage="result", salience=50,
+                       doc="last-piece-standing (annihilation): a side to move with no pieces "
+                           "left loses.")
+                  .when(P("status", color=V.c), Not(P("piece", color=V.c)), Not(P("result")))
+                  .then(Assert("result", True, winner=Expr("opposite", V.c),
+                               reason="annihilation")))
+    rules.replace(Rule("fide.stalemate-draw", stage="result", salience=40,
+                       doc="last-piece-standing: a side to move with no legal move loses.")
+                  .when(P("status", color=V.c, moves=0), Not(P("result")))
+                  .then(Assert("result", True, winner=Expr("opposite", V.c),
+                               reason="no legal move")))

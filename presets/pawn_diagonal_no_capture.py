@@ -1,0 +1,67 @@
+"""Slanting Pawns: a pawn may also move one square diagonally forward to an
+empty square, without capturing.
+
+``preset.pawn-diagonal-quiet`` adds the quiet diagonal step; every FIDE pawn
+rule stays (captures onto enemy pieces, pushes, double steps, en passant).
+
+Rulings:
+
+* The quiet diagonal needs an empty square; onto a friendly piece it is neither
+  a quiet move nor a capture.
+* It makes no en-passant target; en passant itself is unchanged (a target square
+  is empty, so the same UCI move may be both a quiet diagonal and, when a target
+  stands there, the en-passant capture: it is one move, and it captures - the
+  en-passant production's move is the one kept).
+* It promotes on the last rank and may give check like any pawn move. A pawn's
+  attacks are unchanged (a quiet move is not an attack).
+* It follows the board's topology (wraps on ``wrap-board``).
+"""
+from rete import Call, P, Rule, V
+
+from chess_rules.fide import add_pawn_move
+from chess_rules.squares import SQUARE_NAMES
+
+from .base import PresetMeta
+
+META = PresetMeta(
+    id="pawn-diagonal-no-capture", name="Slanting Pawns", category="Movement Modifier",
+    description="Pawns may also move one square diagonally forward to an empty square "
+                "without capturing; diagonal captures are unchanged.",
+    mode="additive", affects=["fide.pawn-capture"],
+)
+
+
+def _ep_capture_here(st, session, to, c) -> bool:
+    for e in session.facts_of("ep"):
+        v = e.values
+        if v["square"] == to and v["by"] != c:
+            victim = v["pawn"]
+            if st.types[victim] == "pawn" and st.colors[victim] not in (None, c):
+                return True
+    return False
+
+
+def apply(rules, config) -> None:
+    topo = rules.topology
+
+    def gen_quiet(ctx, p):
+        st = ctx.session.chess
+        v = p.values
+        sq, c = v["square"], v["color"]
+        rule = ctx.pnode.production.name
+        for to in topo.pawn_attacks[c][sq]:
+            oc = st.colors[to]
+            if oc is None:
+                if _ep_capture_here(st, ctx.session, to, c):
+                    continue  # the en-passant production owns this move (it captures)
+                add_pawn_move(st, sq, to, c, "normal", None, rule)
+            elif oc == c:
+                st.refuse(SQUARE_NAMES[sq] + SQUARE_NAMES[to], rule,
+                          f"{SQUARE_NAMES[to]} holds {c}'s own {st.types[to]}")
+
+    rules.function("gen.pawn-diagonal-quiet", gen_quiet)
+    rules.add(Rule("preset.pawn-diagonal-quiet", stage="generate",
+                   doc="A pawn moves one square diagonally forward to an empty square "
+                       "without capturing.")
+              .when(P("movegen", color=V.c), P("piece", type="pawn", color=V.c).as_("p"))
+              .then(Call("gen.pawn-diagonal-quiet", V.p)))

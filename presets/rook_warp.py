@@ -1,0 +1,72 @@
+"""Rook Warp: a rook's slide that reaches the board's edge may continue from the
+opposite edge of the same rank or file.
+
+``preset.rook-warp-slide`` generates the warp destinations: it walks the
+warping rays of :class:`~chess_rules.topology.RookWarp` (the plain ray, then
+the same rank or file again from the opposite edge) and keeps the squares a
+normal slide does not reach. ``fide.rook-move`` keeps generating the normal
+slides and is replaced by the same production whose attack declaration walks
+the warping rays, so warped squares count as attacked for check (DECISIONS.md).
+That replacement plus the addition make the preset ``hybrid``.
+
+Rulings (DECISIONS.md):
+
+* A warp continues a slide that reached the edge through empty squares,
+  re-entering at the opposite edge (west from a4 re-enters at h4; north past a8
+  re-enters at a1) and sliding on until it meets a piece - a friendly one stops
+  it before, an enemy one is captured - or comes back to its own square.
+* Scenario 2's wording is read as the westward warp a4 -> h4.
+* A square a normal slide reaches is listed once (as the normal move).
+* Castling is unchanged; a rook that warped has moved and has lost its right.
+* Only rooks warp; queens slide as in FIDE.
+"""
+from rete import Call, P, Rule, V
+
+from chess_rules import geometry as geo
+from chess_rules.moves import Move
+from chess_rules.squares import ORTHOGONAL
+from chess_rules.topology import ROOK_WARP
+
+from .base import PresetMeta
+
+META = PresetMeta(
+    id="rook-warp", name="Rook Warp", category="Board Geometry",
+    description="A rook's slide that reaches the edge through empty squares may continue "
+                "from the opposite edge of the same rank or file (a warp).",
+    mode="hybrid", affects=["fide.rook-move"],
+    incompatible_with=["wrap-board"],
+)
+
+_ROOK = ("rook",)
+
+
+def warp_attacks(colors, types, target, by):
+    return geo.attacked_by_slider(colors, types, ROOK_WARP, target, by, _ROOK, ORTHOGONAL)
+
+
+def apply(rules, config) -> None:
+    plain = rules.topology
+
+    def gen_warp(ctx, p):
+        st = ctx.session.chess
+        colors = st.colors
+        v = p.values
+        sq, c = v["square"], v["color"]
+        rule = ctx.pnode.production.name
+        normal = set(geo.slide_targets(colors, plain, sq, c, ORTHOGONAL))
+        for to in geo.slide_targets(colors, ROOK_WARP, sq, c, ORTHOGONAL):
+            if to not in normal:
+                st.add(Move(sq, to, None, "rook", "normal",
+                            None if colors[to] is None else to, rule))
+
+    old = rules.get("fide.rook-move")
+    meta = dict(old.meta)
+    meta["attacks"] = warp_attacks
+    meta["attack-group"] = "preset"
+    rules.replace(old.replace(meta=meta, doc=old.doc + " (rook-warp: its attacks warp)"))
+    rules.function("gen.rook-warp-slide", gen_warp)
+    rules.add(Rule("preset.rook-warp-slide", stage="generate",
+                   doc="A rook's slide that reached the edge through empty squares continues "
+                       "from the opposite edge of its rank or file.")
+              .when(P("movegen", color=V.c), P("piece", type="rook", color=V.c).as_("p"))
+              .then(Call("gen.rook-warp-slide", V.p)))
