@@ -277,7 +277,13 @@ class Game:
                 "piece": m.piece, "capture": m.victim is not None, "victim": m.victim,
                 "rook-from": m.rook_from, "rook-to": m.rook_to, "ep-square": m.ep_square,
                 "uci": m.uci()})
-            s.run(stages=PUSH_STAGES + self.ruleset.config.get("extra-push-stages", ()))
+            extra = self.ruleset.config.get("extra-push-stages")
+            if extra:  # modifier dispatch: its own run, after turn-end and before result
+                s.run(stages=PUSH_STAGES[:-1])
+                s.run(stages=extra)
+                s.run(stages=PUSH_STAGES[-1:])
+            else:
+                s.run(stages=PUSH_STAGES)
             if f.alive:
                 s.retract(f)
         except BaseException:
