@@ -1,0 +1,50 @@
+"""Berolina Pawns (Extended): Berolina pawns that may also capture sideways.
+
+Built like ``berolina-pawns`` (see that module; the same four FIDE pawn
+productions are replaced, scope-aware), with one more capture vector: a pawn
+of a colour in scope captures one square straight forward OR one square
+sideways (the adjacent file, same rank).
+
+Config: ``scope`` = ``white`` | ``black`` | ``both`` (default ``both``,
+DECISIONS.md).
+
+Rulings (RULES-spec.md, DECISIONS.md, ours where marked):
+
+* Pushes, double steps, promotion and the Parton en-passant rule are those of
+  ``berolina-pawns``.
+* A sideways capture takes an enemy piece on the adjacent square of the same
+  rank; it never moves onto an empty square, and never promotes (it stays on
+  its rank).
+* Sideways captures neither make nor take en-passant targets: en passant is
+  by the straight-forward capture only (RULES-spec.md).
+* (ours) The sideways squares are attacked: a pawn beside an enemy king gives
+  check, and a king may not step beside an enemy Berolina pawn.
+* Incompatible with ``berolina-pawns`` (both rewrite the pawn), and with the
+  same presets as it.
+
+Fairy-Stockfish has no such variant built in; the differential test
+(tests/presets/test_v2_berolina_fsf.py) defines one (``mfFcfeWcsWimfnA`` pawns
+on its ``berolina`` base) and compares legal moves and perft(2) along seeded
+random playouts. One difference, by design: FSF lets every capture vector of an
+en-passant piece take en passant, so its pawn on c6 may take a c7-e5 double
+step sideways on d6; the spec forbids sideways en passant and so do we. The test
+removes exactly those moves from FSF's list; nothing else differs.
+"""
+from .base import PresetMeta, ScopeConfig
+from .berolina_pawns import install_berolina
+
+META = PresetMeta(
+    id="berolina-pawns-2", name="Berolina Pawns (Extended)", category="Movement Modifier",
+    description="Berolina pawns (diagonal pushes, straight-forward captures, Parton en "
+                "passant) that may also capture sideways.",
+    mode="override",
+    affects=["fide.pawn-single-push", "fide.pawn-double-push", "fide.pawn-capture",
+             "fide.en-passant"],
+    incompatible_with=["berolina-pawns", "double-pawn-sprint", "pawn-diagonal-no-capture",
+                       "knight-immunity"],
+    scope_aware=True, config_model=ScopeConfig,
+)
+
+
+def apply(rules, config) -> None:
+    install_berolina(rules, config, sideways=True, tag="berolina-pawns-2")
