@@ -34,6 +34,9 @@ from .ruleset import RuleSet
 from .squares import SQUARE_NAMES, opposite
 from .topology import Plain
 
+ROOK_LINES = ("N", "E", "S", "W")
+BISHOP_LINES = ("NE", "SE", "SW", "NW")
+
 PAWN_RULE_NAMES = ("fide.pawn-single-push", "fide.pawn-double-push", "fide.pawn-capture")
 
 
@@ -201,11 +204,66 @@ def castle_gen(ctx, right, color):
 # ---------------------------------------------------------------- filters
 
 
+def _pins(colors, types, topo, k, color):
+    """Pieces of ``color`` pinned to the royal piece on ``k``: square -> the squares
+    of its pin line (between ``k`` and the pinner, the pinner included)."""
+    pins = {}
+    rays = topo.rays
+    for dirs, kinds in ((ROOK_LINES, ("rook", "queen")), (BISHOP_LINES, ("bishop", "queen"))):
+        for d in dirs:
+            own = None
+            for i, s in enumerate(ray := rays[d][k]):
+                c = colors[s]
+                if c is None:
+                    continue
+                if c == color:
+                    if own is not None:
+                        break
+                    own = s
+                    continue
+                if own is not None and types[s] in kinds:
+                    pins[own] = ray[:i + 1]
+                break
+    return pins
+
+
+def _fast_filter_ok(st) -> bool:
+    """Whether the self-check filter may use pin lines instead of simulating every
+    candidate: FIDE attacks on the plain board and exactly the FIDE apply effects
+    (a preset that changes either makes every candidate be simulated)."""
+    return (st.simulators == FIDE_SIMULATORS and len(st.attack_fns) == 1
+            and st.attack_fns[0] is st.ruleset.fide_attacks and type(st.topology) is Plain
+            and st.refusals is None)
+
+
 def filter_self_check(ctx, color):
-    """Drop every candidate that leaves one of the mover's royal pieces attacked."""
+    """Drop every candidate that leaves one of the mover's royal pieces attacked.
+
+    With FIDE attacks and apply effects, and one royal piece not in check, only
+    the royal piece's own moves, en passant and the moves of pinned pieces can
+    expose it: a pinned piece may move along its pin line only; the others are
+    judged on a simulated board. Otherwise every candidate is simulated.
+    """
     st = ctx.session.chess
     rule = ctx.pnode.production.name
-    for u, m in list(st.candidates.items()):
+    cands = st.candidates
+    if _fast_filter_ok(st):
+        colors, types = st.colors, st.types
+        ks = st.royal_squares(colors, types, color)
+        if len(ks) == 1:
+            k = ks[0]
+            if not st.attacked(colors, types, k, opposite(color)):
+                pins = _pins(colors, types, st.topology, k, color)
+                for u, m in list(cands.items()):
+                    frm = m.frm
+                    if frm == k or m.kind == "en-passant" or (
+                            m.victim is not None and m.victim != m.to):
+                        if st.exposes_royal(m, color) is not None:
+                            st.drop(u, rule, "")
+                    elif frm in pins and m.to not in pins[frm]:
+                        st.drop(u, rule, "")
+                return
+    for u, m in list(cands.items()):
         s = st.exposes_royal(m, color)
         if s is not None:
             if st.refusals is not None:
@@ -264,6 +322,10 @@ def sim_castling_rook(st, colors, types, m):
 def sim_promotion(st, colors, types, m):
     if m.promo:
         types[m.to] = m.promo
+
+
+FIDE_SIMULATORS = [sim_capture, sim_move_piece, sim_castling_rook, sim_promotion]
+"""The simulate hooks of the FIDE apply productions, in the order they run."""
 
 
 def turn_advance(ctx, game, move):

@@ -285,7 +285,11 @@ class Game:
             else:
                 s.run(stages=PUSH_STAGES)
             if f.alive:
-                s.retract(f)
+                # the event fact came after the checkpoint, so rollback need not see
+                # it go: keeping its retraction out of the journal spares pop()
+                # putting it back into the network only to take it out again
+                with _unjournaled(s):
+                    s.retract(f)
         except BaseException:
             s.rollback(mark)
             self._legal_cache = None
@@ -337,15 +341,22 @@ class Game:
 
     def _position_key(self) -> tuple:
         st = self.state
-        turn = self.turn
+        bt = self.session.by_template
+        g = next(iter(bt["game"].values())).values
+        turn = g["turn"]
         eps = []
-        for e in self.ep_squares():
-            for a in st.topology.pawn_attackers[turn][e]:
-                if st.types[a] == "pawn" and st.colors[a] == turn:
-                    eps.append(e)
-                    break
-        return (tuple(st.types), tuple(st.colors), turn, self.castling_rights(), tuple(eps),
-                self._game_fact().values.get("half", 0))
+        ep_facts = bt.get("ep")
+        if ep_facts:
+            types, colors = st.types, st.colors
+            for e in sorted(f.values["square"] for f in ep_facts.values()):
+                for a in st.topology.pawn_attackers[turn][e]:
+                    if types[a] == "pawn" and colors[a] == turn:
+                        eps.append(e)
+                        break
+        rights = bt.get("castling")
+        rights = frozenset([(f.values["color"], f.values["side"]) for f in rights.values()]) \
+            if rights else frozenset()
+        return (tuple(st.types), tuple(st.colors), turn, rights, tuple(eps), g.get("half", 0))
 
     # ------------------------------------------------------------ perft
 

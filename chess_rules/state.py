@@ -126,7 +126,20 @@ class ChessState:
         royal = self.royal[color]
         if not royal:
             return []
-        return [s for s in range(64) if colors[s] == color and types[s] in royal]
+        out = []
+        for t in royal:
+            i = -1
+            index = types.index
+            try:
+                while True:
+                    i = index(t, i + 1)
+                    if colors[i] == color:
+                        out.append(i)
+            except ValueError:
+                pass
+        if len(royal) > 1:
+            out.sort()
+        return out
 
     def simulate(self, move: Move) -> tuple[list, list]:
         """The board after the whole effect of ``move`` (copies; WM is untouched)."""
