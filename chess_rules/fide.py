@@ -328,6 +328,12 @@ FIDE_SIMULATORS = [sim_capture, sim_move_piece, sim_castling_rook, sim_promotion
 """The simulate hooks of the FIDE apply productions, in the order they run."""
 
 
+def mover_is(move_piece, piece_type) -> bool:
+    """Whether a piece of ``piece_type`` on a move's origin is the piece the move
+    moves (a move that does not name its piece moves whatever stands there)."""
+    return not move_piece or move_piece == piece_type
+
+
 def turn_advance(ctx, game, move):
     """Hand the turn over; keep the fifty-move clock and the move number."""
     v = game.values
@@ -446,7 +452,7 @@ def fide_rules() -> RuleSet:
         "filter-royal-capture": filter_royal_capture, "filter-game-over": filter_game_over,
         "turn-advance": turn_advance, "detect-check": detect_check,
         "insufficient-material": insufficient_material, "threefold": threefold,
-        "opposite": opposite,
+        "opposite": opposite, "mover-is": mover_is,
     }.items():
         rs.functions[fname] = f
     for p in prods:
@@ -484,7 +490,11 @@ def fide_rules() -> RuleSet:
         .then(RetractFact("v")),
         Rule("fide.move-piece", stage="apply", salience=10, simulate=sim_move_piece,
              doc="The moving piece goes to its destination.")
-        .when(P("move", **{"from": V.f}, to=V.t), P("piece", square=V.f).as_("p"))
+        # the mover only: a piece that comes to stand on the square it left during
+        # the same move (a target pushed there under piece-hp, a bishop born there
+        # under queen-splits) is not moved again
+        .when(P("move", **{"from": V.f}, to=V.t, color=V.c, piece=V.mp),
+              P("piece", square=V.f, color=V.c, type=V.pt).as_("p"), Test("mover-is", V.mp, V.pt))
         .then(ModifyFact("p", square=V.t, moved=True)),
         Rule("fide.castling-rook", stage="apply", salience=10, simulate=sim_castling_rook,
              doc="Castling moves the rook to the square the king crossed.")
