@@ -222,7 +222,7 @@ class AddToAttributeParams(_Model):
 
 class SeedAttributeParams(_Model):
     attr: str
-    value: Union[Annotated[int, Field(ge=-1000, le=1000)], NonRoyalType]
+    value: Union[int, str]
 
     @field_validator("attr")
     @classmethod
@@ -232,10 +232,13 @@ class SeedAttributeParams(_Model):
     @model_validator(mode="after")
     def _typed(self):
         if self.attr == "PieceType":
-            if not isinstance(self.value, str):
-                raise ValueError("'PieceType' takes a piece type (pawn..queen; never king)")
-        elif isinstance(self.value, str):
+            if self.value not in ("pawn", "knight", "bishop", "rook", "queen"):
+                raise ValueError(f"'PieceType' takes pawn, knight, bishop, rook or queen "
+                                 f"(never king), not {self.value!r}")
+        elif isinstance(self.value, str) or isinstance(self.value, bool):
             raise ValueError(f"attribute {self.attr!r} takes a whole number")
+        elif not -1000 <= self.value <= 1000:
+            raise ValueError(f"value {self.value} is out of range (-1000..1000)")
         elif self.attr == "Hp" and self.value < 1:
             raise ValueError("'Hp' is seeded with 1 or more (a piece dies by damage)")
         elif self.attr == "CaptureFlag" and self.value not in (0, 1):
@@ -455,16 +458,20 @@ def _json_path(raw: Any, loc: tuple) -> str:
     """A pydantic error location as a JSON path into ``raw`` (union tags skipped)."""
     path = "$"
     cur = raw
+    fresh = False
     for part in loc:
-        if isinstance(cur, dict) and isinstance(part, str) and part == cur.get("kind") \
-                and part not in cur:
-            continue  # the tag of a discriminated union
+        if fresh and isinstance(cur, dict) and isinstance(part, str) and part == cur.get("kind"):
+            fresh = False
+            continue  # the tag of a discriminated union comes first
+        fresh = False
         if isinstance(cur, list) and isinstance(part, int) and 0 <= part < len(cur):
             path += f"[{part}]"
             cur = cur[part]
+            fresh = True
         elif isinstance(cur, dict) and isinstance(part, str) and part in cur:
             path += f".{part}"
             cur = cur[part]
+            fresh = True
         elif isinstance(cur, dict) and isinstance(part, str) and part.rstrip("_") in cur:
             path += f".{part.rstrip('_')}"
             cur = cur[part.rstrip("_")]
@@ -478,6 +485,31 @@ def _json_path(raw: Any, loc: tuple) -> str:
             path += f"[{part}]" if isinstance(part, int) else f".{part}"
             cur = None
     return path
+
+
+def _given(raw: Any, loc: tuple) -> bool:
+    """Does the error's location name a value the descriptor gives (not a missing one)?"""
+    path = _json_path(raw, loc)
+    return not path.endswith(f".{loc[-1]}") or _lookup(raw, path) is not _MISSING
+
+
+_MISSING = object()
+
+
+def _lookup(raw: Any, path: str):
+    cur = raw
+    for tok in re.findall(r"\.([^.\[]+)|\[(\d+)\]", path):
+        key, idx = tok
+        if key:
+            if not isinstance(cur, dict) or key not in cur:
+                return _MISSING
+            cur = cur[key]
+        else:
+            i = int(idx)
+            if not isinstance(cur, list) or i >= len(cur):
+                return _MISSING
+            cur = cur[i]
+    return cur
 
 
 def _top_level_only(d: Descriptor) -> None:
@@ -519,7 +551,8 @@ def validate_descriptor(raw: Any, source: str | None = None) -> Descriptor:
         d = Descriptor.model_validate(raw)
     except ValidationError as e:
         errs = e.errors()
-        err = max(errs, key=lambda x: len(x["loc"]))
+        err = max(errs, key=lambda x: (_given(raw, x["loc"]), x["type"] != "extra_forbidden",
+                                       len(x["loc"])))
         path = _json_path(raw, err["loc"])
         msg = err["msg"]
         if msg.startswith("Value error, "):

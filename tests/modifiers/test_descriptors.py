@@ -1,0 +1,244 @@
+"""Validation (located, typed errors; caps), the gallery, the schema, the API and CLI."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from chess_rules.cli import main as cli_main
+from chess_rules.errors import ChessError
+from chess_rules.fide import fide_rules
+from chess_rules.game import Game
+from presets import load
+from presets.modifiers import (MAX_PRIMITIVE_COUNT, MAX_RECURSION_DEPTH, BadParamsError,
+                               DescriptorError, DescriptorVersionError, ModifierCompositionError,
+                               PrimitiveCountError, RecursionDepthError, UnknownKindError,
+                               UnknownModifierError, attach, attach_descriptor_file,
+                               descriptor_schema, gallery_names, load_descriptor,
+                               validate_descriptor)
+
+from .helpers import add, attr, cond, desc, seed, trig
+
+
+def nest(depth):
+    """``depth`` levels of on-move around an add-to-attribute."""
+    node = add("X", 1)
+    for _ in range(depth - 1):
+        node = trig("on-move", node)
+    return node
+
+
+@pytest.mark.parametrize("raw,cls,path", [
+    ({"id": "x", "primitives": []}, DescriptorVersionError, "$.version"),
+    (desc(version=2), DescriptorVersionError, "$.version"),
+    (desc(version="1"), DescriptorVersionError, "$.version"),
+    (desc({"kind": "on-jump", "params": {}}), UnknownKindError, "$.primitives[0].kind"),
+    (desc(trig("on-move", {"kind": "heal", "params": {}})), UnknownKindError,
+     "$.primitives[0].params.primitives[0].kind"),
+    (desc(nest(MAX_RECURSION_DEPTH + 1)), RecursionDepthError,
+     "$.primitives[0]" + ".params.primitives[0]" * MAX_RECURSION_DEPTH),
+    (desc(cond({"color": "white"}, [cond({"color": "white"}, [cond({"color": "white"},
+                                                                    [add("X", 1)])])])),
+     RecursionDepthError, "$.primitives[0].params.then[0].params.then[0].params.then[0]"),
+    (desc(*[add("X", 1)] * (MAX_PRIMITIVE_COUNT + 1)), PrimitiveCountError,
+     f"$.primitives[{MAX_PRIMITIVE_COUNT}]"),
+    (desc(*[trig("on-move", *[add("X", 1)] * 4)] * 11), PrimitiveCountError,
+     "$.primitives[10]"),
+    (desc(add("X", "one")), BadParamsError, "$.primitives[0].params.delta"),
+    (desc(add("lowercase", 1)), BadParamsError, "$.primitives[0].params.attr"),
+    (desc(add("Position", 1)), BadParamsError, "$.primitives[0].params.attr"),
+    (desc(add("PieceType", 1)), BadParamsError, "$.primitives[0].params.attr"),
+    (desc(seed("PieceType", "king")), BadParamsError, "$.primitives[0].params"),
+    (desc(seed("Hp", 0)), BadParamsError, "$.primitives[0].params"),
+    (desc({"kind": "add-to-attribute", "params": {"attr": "X", "delta": 1, "extra": 2}}),
+     BadParamsError, "$.primitives[0].params.extra"),
+    (desc({"kind": "add-to-attribute"}), BadParamsError, "$.primitives[0].params"),
+    (desc(trig("on-turn-end", color="red")), BadParamsError, "$.primitives[0].params.color"),
+    (desc(trig("on-moved-onto-square", filter={"kind": "predicate"})), BadParamsError,
+     "$.primitives[0].params.filter"),
+    (desc(trig("on-moved-onto-square", filter={"kind": "squares", "squares": [64]})),
+     BadParamsError, "$.primitives[0].params.filter.squares[0]"),
+    (desc(trig("on-moved-onto-square", filter={"kind": "predicate", "rank": 8})),
+     BadParamsError, "$.primitives[0].params.filter.rank"),
+    (desc(trig("on-moved-onto-square")), BadParamsError, "$.primitives[0].params.filter"),
+    (desc(trig("on-captured", target={"relation": "friend"})), BadParamsError,
+     "$.primitives[0].params.target.relation"),
+    (desc(trig("on-captured", target="victim")), BadParamsError, "$.primitives[0].params.target"),
+    (desc(cond({})), BadParamsError, "$.primitives[0].params.if"),
+    (desc(trig("on-move", {"kind": "set-board-topology", "params": {"topology": "cylinder"}})),
+     BadParamsError, "$.primitives[0].params.primitives[0]"),
+    (desc({"kind": "add-aura", "params": {"radius": 9, "targetAttr": "G", "delta": 1}}),
+     BadParamsError, "$.primitives[0].params.radius"),
+    (desc(id="Bad Id"), BadParamsError, "$.id"),
+    ([], BadParamsError, "$"),
+    ("{not json", BadParamsError, "$"),
+])
+def test_invalid_descriptors_are_refused_with_a_located_error(raw, cls, path):
+    with pytest.raises(cls) as ei:
+        validate_descriptor(raw)
+    e = ei.value
+    assert isinstance(e, DescriptorError) and isinstance(e, ChessError)
+    assert e.path == path, (e.path, str(e))
+    assert e.reason and path in str(e)
+
+
+def test_caps_are_inclusive():
+    validate_descriptor(desc(nest(MAX_RECURSION_DEPTH)))
+    validate_descriptor(desc(*[add("X", 1)] * MAX_PRIMITIVE_COUNT))
+
+
+def test_a_refused_attach_changes_nothing():
+    rs = fide_rules()
+    before = (dict(rs.productions), dict(rs.config), list(rs.setup_hooks),
+              rs.templates["piece"])
+    with pytest.raises(RecursionDepthError):
+        attach(rs, desc(nest(MAX_RECURSION_DEPTH + 1)), squares=["e2"])
+    with pytest.raises(ModifierCompositionError):
+        attach(rs, "nomad", squares=["e2"])   # needs piece-hp
+    assert (dict(rs.productions), dict(rs.config), list(rs.setup_hooks),
+            rs.templates["piece"]) == before
+
+
+def test_attach_returns_a_copy_and_plain_chess_has_no_dispatch():
+    rs = fide_rules()
+    rs2 = attach(rs, "berserker", squares=["a1"])
+    assert "extra-push-stages" not in rs.config
+    assert not any(n.startswith("modifiers.") for n in rs.productions)
+    assert "modifiers.move" in rs2.productions and "modifiers.snapshot" in rs2.productions
+    g = Game(ruleset=rs)
+    g.push("e2e4")
+    assert "mod.move" not in {f.stage for f in g.session.trace}
+
+
+def test_gallery_loads_by_name_and_every_recipe_has_a_scenario():
+    from pathlib import Path
+    names = gallery_names()
+    for spec in ("Berserker", "Nomad", "Decay", "Promotion Feast", "Stay-As-Pawn", "Panic Mode",
+                 "Vampire", "Center Bonus", "King Row", "Kamikaze", "Martyr"):
+        assert spec.lower().replace(" ", "-") in names
+    root = Path(__file__).parents[1] / "scenarios" / "modifiers"
+    for n in names:
+        d = load_descriptor(n)
+        assert d.id == n
+        assert (root / f"{n}.hrt").is_file(), n
+
+
+def test_unknown_name_and_missing_file():
+    with pytest.raises(UnknownModifierError, match="did you mean 'berserker'"):
+        load_descriptor("berserkr")
+    with pytest.raises(UnknownModifierError, match="cannot read"):
+        load_descriptor("no/such/file.json")
+
+
+def test_attach_from_file_with_base_dir_and_squares_by_index(tmp_path):
+    (tmp_path / "m.json").write_text(json.dumps(desc(trig("on-move", add("Steps", 1)))))
+    rs = attach(fide_rules(), "m.json", squares=[12], base_dir=tmp_path)
+    g = Game(ruleset=rs)
+    g.push("e2e4")
+    assert attr(g, "e4", "steps") == 1
+
+
+def test_applies_to_selects_pieces_without_squares(tmp_path):
+    d = desc(trig("on-move", add("Steps", 1)),
+             appliesTo={"color": "white", "pieceTypes": ["knight"]})
+    p = tmp_path / "knights.json"
+    p.write_text(json.dumps(d))
+    g = Game(ruleset=attach_descriptor_file(fide_rules(), str(p)))
+    g.push("g1f3")
+    g.push("g8f6")
+    g.push("e2e4")
+    assert attr(g, "f3", "steps") == 1
+    assert attr(g, "f6", "steps") == 0
+    assert attr(g, "e4", "steps") == 0
+
+
+def test_composes_with_presets_and_other_modifiers():
+    rs = attach(load("piece-hp", "king-heals"), "decay", squares=["a1"])
+    rs = attach(rs, "berserker", squares=["a1"])
+    g = Game("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", ruleset=rs)
+    g.push("a1a2")
+    assert attr(g, "a2", "hp") == 1 and attr(g, "a2", "attack-bonus") == 1
+    assert "+mod:decay+mod:berserker" in rs.name
+
+
+def test_pop_restores_attributes_hooks_and_dead_pieces():
+    rs = attach(load("piece-hp"), "decay", squares=["a1"])
+    rs = attach(rs, "berserker", squares=["a1"])
+    g = Game("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", ruleset=rs)
+    start = g.fen()
+    hooks = sorted(tuple(sorted(f.values.items())) for f in g.session.facts_of("mod-hook"))
+    g.push("a1a2")
+    g.push("e8d8")                       # the rook decays to 0 and is gone
+    assert g.piece_at("a2") is None
+    g.pop()
+    assert attr(g, "a2", "hp") == 1
+    g.pop()
+    assert g.fen() == start
+    assert sorted(tuple(sorted(f.values.items()))
+                  for f in g.session.facts_of("mod-hook")) == hooks
+    g.push("a1a3")
+    assert attr(g, "a3", "attack-bonus") == 1 and attr(g, "a3", "hp") == 1
+
+
+def test_hooks_follow_the_piece_not_the_square():
+    g = Game(ruleset=attach(fide_rules(), "berserker", squares=["g1"]))
+    for u in ("g1f3", "b8c6", "f3g1", "c6b8", "b1c3"):
+        g.push(u)
+    assert attr(g, "g1", "attack-bonus") == 2
+    assert attr(g, "c3", "attack-bonus") == 0
+
+
+def test_trigger_as_effect_seeds_its_hook_once():
+    # after promotion the piece gains an on-move hook; promoting twice cannot double it
+    d = desc(trig("on-promotion", trig("on-move", add("Steps", 1))))
+    g = Game("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", ruleset=attach(fide_rules(), d, squares=["b7"]))
+    g.push("b7b8q")
+    assert attr(g, "b8", "steps") == 1   # seeded at stage 5, fires at stage 6 (a later stage)
+    g.push("e8e7")
+    g.push("b8b1")
+    assert attr(g, "b1", "steps") == 2
+    assert len(g.session.facts_of("mod-hook")) == 2
+
+
+def test_piece_type_never_changes_a_royal_piece():
+    d = desc(seed("PieceType", "queen"))
+    g = Game("4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+             ruleset=attach(fide_rules(), d, squares=["e1", "a1"]))
+    assert g.piece_at("e1").values["type"] == "king"
+    assert g.piece_at("a1").values["type"] == "queen"
+
+
+def test_cli_schema_list_check_and_modifier_option(tmp_path, capsys):
+    assert cli_main(["modifiers", "schema"]) == 0
+    schema = json.loads(capsys.readouterr().out)
+    assert schema == json.loads(json.dumps(descriptor_schema()))
+    assert "Descriptor" in schema["title"] or "descriptor" in schema["title"]
+    assert cli_main(["modifiers", "list", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert {r["id"] for r in rows} == set(gallery_names())
+    p = tmp_path / "sated.json"
+    p.write_text(json.dumps(desc(trig("on-capture", {"kind": "set-capture-flag",
+                                                    "params": {"flag": 1}}),
+                                 appliesTo={"squares": [0]})))
+    assert cli_main(["modifiers", "check", str(p)]) == 0
+    assert "ok" in capsys.readouterr().out
+    # a rook with CaptureFlag 1 (extended position) may not capture
+    fen = "4k3/8/8/8/8/8/8/Rn2K3 w - - 0 1 capture-flag:a1=1"
+    assert cli_main(["moves", fen, "--modifier", str(p)]) == 0
+    moves = capsys.readouterr().out.split()
+    assert "a1b1" not in moves and "a1a2" in moves
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(desc(nest(4))))
+    assert cli_main(["moves", fen, "--modifier", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "$.primitives[0].params.primitives[0].params.primitives[0].params.primitives[0]" in err
+    assert "MAX_RECURSION_DEPTH" in err
+
+
+def test_schema_describes_every_kind():
+    text = json.dumps(descriptor_schema())
+    from presets.modifiers import KINDS
+    for k in KINDS:
+        assert f'"{k}"' in text
