@@ -11,6 +11,7 @@ sorted; ``perft`` prints the node count as its last line (with ``--divide``,
     houserules rules [--preset ID ...]
     houserules presets [--json]
     houserules layouts [--json]
+    houserules modifiers schema | list [--json] | check FILE.json ...
     houserules rete graph FILE.hr [--dot]
     houserules test PATH ...
     houserules play [--preset ID ...] [--layout ID]

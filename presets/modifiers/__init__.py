@@ -52,7 +52,8 @@ way loses); ``PieceType`` is the piece's type (``seed-attribute`` only, never to
 from a royal type); ``CaptureFlag`` is 0 or 1. Every other name is a whole number
 starting at 0, stored in a piece slot (``AttackBonus`` -> ``attack-bonus``) and
 written in the extended position (``attack-bonus:e4=2``). ``Color``, ``Position``,
-``Square`` and ``Moved`` are read-only.
+``Square``, ``Moved`` and ``Type`` are read-only, and a name whose slot another
+preset already gave the piece is refused at attach.
 
 Target resolvers: ``"self"`` (the hooked piece), ``"attacker"`` and ``"defender"``
 (from ``ctx.event``: ``attackerId``/``attackerIds``, ``defenderId``),
@@ -207,6 +208,16 @@ def attach(ruleset, descriptor, squares=None, base_dir=None):
     sq = None if squares is None else _squares(squares)
     rs = ruleset.copy()
     check_composition(rs, d, rs.config.get("modifiers") or Registry())
+    probe = Registry()
+    probe.register(d)
+    ours = (rs.config["modifiers"].attrs if "modifiers" in rs.config else set()) | {"capture-flag"}
+    clash = sorted(a for a in probe.attrs
+                   if a in rs.templates["piece"].slots and a not in ours)
+    if clash:
+        raise ModifierCompositionError(
+            f"modifier {d.id!r}: attribute slot{'s' if len(clash) > 1 else ''} "
+            f"{', '.join(clash)} already belong{'' if len(clash) > 1 else 's'} to the rule set "
+            "(another preset's piece attribute); choose another name")
     apply_topology(rs, d)
     reg = install(rs)
     di = reg.register(d)

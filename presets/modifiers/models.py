@@ -30,7 +30,7 @@ Square = Annotated[int, Field(ge=0, le=63)]
 #: attribute names with a meaning of their own; every other PascalCase name is a
 #: whole-number attribute that starts at 0
 SPECIAL_ATTRS = {"Hp": "hp", "PieceType": "type", "CaptureFlag": "capture-flag"}
-READ_ONLY_ATTRS = {"Color", "Position", "Square", "Moved"}
+READ_ONLY_ATTRS = {"Color", "Position", "Square", "Moved", "Type"}
 ATTR_RE = re.compile(r"^[A-Z][A-Za-z0-9]{0,31}$")
 
 TRIGGER_KINDS = ("on-turn-start", "on-capture", "on-damaged", "on-move", "on-turn-end",

@@ -242,3 +242,14 @@ def test_schema_describes_every_kind():
     from presets.modifiers import KINDS
     for k in KINDS:
         assert f'"{k}"' in text
+
+
+def test_attribute_names_that_would_clobber_piece_slots_are_refused():
+    with pytest.raises(BadParamsError) as ei:
+        validate_descriptor(desc(add("Type", 1)))
+    assert ei.value.path == "$.primitives[0].params.attr"
+    from chess_rules.ruleset import RuleSet  # noqa: F401
+    rs = fide_rules().copy()
+    rs.templates["piece"] = rs.templates["piece"].extended("charge", defaults={"charge": 0})
+    with pytest.raises(ModifierCompositionError, match="charge"):
+        attach(rs, desc(add("Charge", 1)), squares=["a1"])

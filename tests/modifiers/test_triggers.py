@@ -271,3 +271,17 @@ def test_add_aura_follows_its_source():
     assert attr(g, "b2", "guard") == 2 and attr(g, "a1", "guard") == 0
     g.push("a1a4")
     assert attr(g, "b2", "guard") == 0
+
+
+# ---------------------------------------------------------------- multi-move turns
+
+
+def test_turn_hooks_wait_for_the_whole_turn_under_double_move():
+    d = desc(trig("on-turn-end", add("Ends", 1)), trig("on-turn-start", add("Starts", 1)))
+    g = game("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", (d, ["a1"]), presets=("double-move",))
+    g.push("a1a2")
+    assert g.turn == "white"              # the turn goes on: no turn ended
+    assert (attr(g, "a2", "ends"), attr(g, "a2", "starts")) == (0, 0)
+    g.push("a2a3")
+    assert g.turn == "black"
+    assert (attr(g, "a3", "ends"), attr(g, "a3", "starts")) == (1, 1)
