@@ -1,0 +1,133 @@
+"""DFEN: FEN with a seventh field, the dice left.
+
+``8/8/8/2k5/8/1N6/2P5/K7 w - - 0 1 NPP``
+
+* Fields 1-6 are FEN, except that the fourth may hold several en-passant
+  targets, concatenated (``c3e3``). Each target is on rank 3 (made by White) or
+  rank 6 (made by Black), with the pawn that made it on the square beyond.
+* Field 7 lists the dice left as piece letters (``P N B R Q K`` = faces 1..6), in
+  any order and either case on input, ``-`` when none; at most three. A plain
+  FEN (6 fields, or 4 without the clocks) reads as a position with no dice.
+
+:func:`format_dfen` writes the canonical form: castling in ``KQkq`` order, the
+en-passant targets in square order (a1..h8), the dice upper-case in the order
+given, less those spent. ``format_dfen(parse_dfen(t)) == t`` for canonical ``t``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from chess_rules.errors import FenError
+from chess_rules.fen import FenPosition, parse_fen
+from chess_rules.squares import BLACK, KING, PAWN, PIECE_LETTER, SQUARE_NAMES, WHITE
+
+from .errors import DfenError
+
+__all__ = ["DfenPosition", "parse_dfen", "format_dfen", "FACE_TYPE", "TYPE_FACE",
+           "LETTER_TYPE", "MAX_DICE", "START_DFEN"]
+
+#: Die face -> piece type: 1 pawn, 2 knight, 3 bishop, 4 rook, 5 queen, 6 king.
+FACE_TYPE = {1: "pawn", 2: "knight", 3: "bishop", 4: "rook", 5: "queen", 6: "king"}
+TYPE_FACE = {t: f for f, t in FACE_TYPE.items()}
+LETTER_TYPE = {PIECE_LETTER[t]: t for t in FACE_TYPE.values()}
+MAX_DICE = 3
+START_DFEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 -"
+
+
+@dataclass
+class DfenPosition(FenPosition):
+    """A parsed DFEN: a :class:`FenPosition` plus ``dice``, the dice left as
+    upper-case piece letters in the order given."""
+
+    dice: tuple[str, ...] = ()
+
+    @property
+    def dice_types(self) -> tuple[str, ...]:
+        return tuple(LETTER_TYPE[c] for c in self.dice)
+
+    @property
+    def faces(self) -> list[int]:
+        """The dice left as faces, ascending."""
+        return sorted(TYPE_FACE[t] for t in self.dice_types)
+
+    def kings(self, color: str) -> int:
+        return sum(1 for t, c in self.placement.values() if t == KING and c == color)
+
+    def to_dfen(self) -> str:
+        return format_dfen(self)
+
+
+def parse_dfen(text: str) -> DfenPosition:
+    """Parse a DFEN (or a plain FEN, read as having no dice).
+
+    Raises :class:`~dice.errors.DfenError` naming the field at fault.
+    """
+    if not isinstance(text, str):
+        raise DfenError("field_count", f"expected DFEN text, got {type(text).__name__}")
+    fields = text.split()
+    if len(fields) == 5 or len(fields) > 7 or len(fields) < 4:
+        raise DfenError("field_count",
+                        f"{text!r} has {len(fields)} fields, expected 7 (FEN and dice), "
+                        "or 6 / 4 for a FEN without dice", text)
+    try:
+        pos = parse_fen(" ".join(fields[:6]), strict_en_passant=False)
+    except FenError as e:
+        raise DfenError(e.field, e.reason, text) from None
+    placement = pos.placement
+    for sq, (ptype, _) in placement.items():
+        if ptype == PAWN and sq // 8 in (0, 7):
+            raise DfenError("placement", f"a pawn stands on {SQUARE_NAMES[sq]} (rank 1 or 8)", text)
+    for ep in pos.ep_squares:
+        rank = ep // 8
+        if rank == 2:
+            maker, pawn_sq = WHITE, ep + 8
+        elif rank == 5:
+            maker, pawn_sq = BLACK, ep - 8
+        else:
+            raise DfenError("en_passant", f"{SQUARE_NAMES[ep]!r} is not on rank 3 or 6", text)
+        if placement.get(pawn_sq) != (PAWN, maker):
+            raise DfenError("en_passant",
+                            f"{SQUARE_NAMES[ep]!r} has no {maker} pawn on {SQUARE_NAMES[pawn_sq]} "
+                            "that could have made it", text)
+    dice_text = fields[6] if len(fields) == 7 else "-"
+    dice = _parse_dice(dice_text, text)
+    out = DfenPosition(placement=dict(placement), turn=pos.turn, castling=pos.castling,
+                       ep_squares=tuple(sorted(pos.ep_squares)), halfmove=pos.halfmove,
+                       fullmove=pos.fullmove, extra=(), dice=dice)
+    if out.kings(WHITE) == 0 and out.kings(BLACK) == 0:
+        raise DfenError("placement", "neither side has a king", text)
+    return out
+
+
+def _parse_dice(text: str, whole: str) -> tuple[str, ...]:
+    if text == "-":
+        return ()
+    letters = []
+    for ch in text:
+        up = ch.upper()
+        if up not in LETTER_TYPE:
+            raise DfenError("dice", f"{ch!r} in {text!r} is not a die (P N B R Q K, or '-' for none)",
+                            whole)
+        letters.append(up)
+    if len(letters) > MAX_DICE:
+        raise DfenError("dice", f"{text!r} holds {len(letters)} dice, at most {MAX_DICE}", whole)
+    return tuple(letters)
+
+
+def format_dfen(pos: FenPosition, dice=None) -> str:
+    """The canonical DFEN text of a position (``dice`` overrides ``pos.dice``;
+    letters, piece types or faces are accepted)."""
+    if dice is None:
+        dice = getattr(pos, "dice", ())
+    letters = "".join(_letter(d) for d in dice) or "-"
+    eps = "".join(SQUARE_NAMES[s] for s in sorted(pos.ep_squares)) or "-"
+    return (f"{pos.board_fen()} {'w' if pos.turn == WHITE else 'b'} {pos.castling_fen()} "
+            f"{eps} {pos.halfmove} {pos.fullmove} {letters}")
+
+
+def _letter(d) -> str:
+    if isinstance(d, int):
+        return PIECE_LETTER[FACE_TYPE[d]]
+    if d in PIECE_LETTER:
+        return PIECE_LETTER[d]
+    return d.upper()

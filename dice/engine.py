@@ -1,0 +1,165 @@
+"""A Dice Chess position on the engine: :class:`DiceGame`, a :class:`chess_rules.game.Game`
+under the dice rule set, loaded from a DFEN.
+
+The micro-move generator is the rule set's own ``movegen`` run (generate and
+filter stages, ``dice.die-filter`` among the filters); a micro-move is the
+``move`` event run through apply and post-move (``dice.spend-die`` spends the
+die); rolling and ending a turn are the ``roll`` and ``end-turn`` stages, run on
+a request fact.
+"""
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+
+from chess_rules.game import Game
+from chess_rules.moves import Move
+from chess_rules.ruleset import RuleSet
+from chess_rules.squares import BLACK, PIECE_LETTER, SQUARE_NAMES, WHITE, opposite
+
+from .dfen import DfenPosition, parse_dfen
+from .errors import RollError
+from .rules import dice_rules, move_dice, setup_dice
+
+__all__ = ["DiceGame", "default_ruleset"]
+
+
+@lru_cache(maxsize=1)
+def default_ruleset() -> RuleSet:
+    """The Dice Chess rule set over FIDE (built once; sessions are built from it)."""
+    return dice_rules()
+
+
+class DiceGame(Game):
+    """A Dice Chess position (one turn's worth of state) on the Rete engine.
+
+    >>> g = DiceGame("8/8/8/2k5/8/1N6/2P5/K7 w - - 0 1 NPP")
+    >>> [m.uci() for m in g.legal_moves()]
+    ['b3a5', 'b3c1', 'b3c5', 'b3d2', 'b3d4', 'c2c3', 'c2c4']
+    >>> _ = g.push("c2c4"); g.dfen()
+    '8/8/8/2k5/2P5/1N6/8/K7 w - c3 0 1 N'
+
+    ``legal_moves`` are the micro-moves (pseudo-legal, dice-filtered), before
+    the Maximum Micro-moves Rule, which :mod:`dice.turns` applies on the tree.
+    """
+
+    def __init__(self, dfen: str | DfenPosition | None = None, ruleset: RuleSet | None = None):
+        if ruleset is None:
+            ruleset = default_ruleset()
+        elif setup_dice not in ruleset.setup_hooks:
+            ruleset = dice_rules(ruleset)
+        if dfen is None:
+            from .dfen import START_DFEN
+            dfen = START_DFEN
+        pos = dfen if isinstance(dfen, DfenPosition) else parse_dfen(dfen)
+        super().__init__(ruleset=ruleset, position=pos)
+        self._history = []
+
+    # ------------------------------------------------------------ parsing / output
+
+    def parse_position(self, text: str) -> DfenPosition:
+        return parse_dfen(text)
+
+    def dice_facts(self) -> list:
+        return sorted(self.session.by_template.get("die", {}).values(),
+                      key=lambda f: f.values["index"])
+
+    def dice(self) -> list[str]:
+        """The dice left, as piece types in roll order."""
+        return [f.values["type"] for f in self.dice_facts()]
+
+    def dice_letters(self) -> str:
+        return "".join(PIECE_LETTER[t] for t in self.dice()) or "-"
+
+    def dfen(self) -> str:
+        g = self._game_fact().values
+        eps = "".join(SQUARE_NAMES[e] for e in self.ep_squares()) or "-"
+        return (f"{self.board_fen()} {'w' if g['turn'] == WHITE else 'b'} "
+                f"{self.castling_rights()} {eps} {g['halfmove']} {g['fullmove']} "
+                f"{self.dice_letters()}")
+
+    fen = dfen  # a DiceGame's position is its DFEN
+
+    def winner(self) -> str | None:
+        """The colour that captured a king, or None while the game goes on."""
+        res = self.session.facts_of("result")
+        return res[0].values["winner"] if res else None
+
+    def is_game_over(self) -> bool:
+        return bool(self.session.facts_of("result"))
+
+    # ------------------------------------------------------------ micro-moves
+
+    def _play(self, m: Move) -> None:
+        # no repetition history in Dice Chess: skip Game's position keys
+        s = self.session
+        mark = s.checkpoint()
+        color = self.turn
+        try:
+            f = s.assert_fact("move", {
+                "from": m.frm, "to": m.to, "promo": m.promo, "color": color, "kind": m.kind,
+                "piece": m.piece, "capture": m.victim is not None, "victim": m.victim,
+                "rook-from": m.rook_from, "rook-to": m.rook_to, "ep-square": m.ep_square,
+                "uci": m.uci()})
+            s.run(stages=("apply", "post-move", "turn-end", "result"))
+            if f.alive:
+                s.retract(f)
+        except BaseException:
+            s.rollback(mark)
+            self._legal_cache = None
+            raise
+        self._stack.append((mark, m, color))
+        self._legal_cache = None
+
+    def pop(self) -> Move:
+        mark, m, _ = self._stack.pop()
+        self.session.rollback(mark)
+        self._legal_cache = None
+        return m
+
+    def move_spends(self, m: Move) -> tuple[str, ...]:
+        """The dice types a micro-move spends."""
+        return move_dice(self.state.types[m.frm] or m.piece, m.kind)
+
+    def captures_royal(self, m: Move) -> bool:
+        v = m.victim
+        if v is None or m.kind != "normal":
+            return False
+        st = self.state
+        c = st.colors[v]
+        return c is not None and c != self.turn and st.types[v] in st.royal[c]
+
+    def key(self) -> tuple:
+        """What decides the rest of the turn: board, rights, targets, dice, result."""
+        s = self.session
+        bt = s.by_template
+        st = self.state
+        return (tuple(st.types), tuple(st.colors),
+                tuple(f.values["moved"] if f is not None else None for f in st.facts),
+                frozenset((f.values["side"], f.values["color"]) for f in bt.get("castling", {}).values()),
+                frozenset((f.values["square"], f.values["by"]) for f in bt.get("ep", {}).values()),
+                tuple(sorted(f.values["type"] for f in bt.get("die", {}).values())),
+                bool(bt.get("result")))
+
+    # ------------------------------------------------------------ turn phases
+
+    def roll(self, rng: random.Random) -> None:
+        """The ``roll`` stage: three dice from ``rng`` (refused if dice are left or
+        the game is over)."""
+        if self.is_game_over():
+            raise RollError(f"the game is over ({self.winner()} captured the king)")
+        if self.dice():
+            raise RollError(f"the dice are already rolled ({self.dice_letters()} left)")
+        self.session.dice_rng = rng
+        try:
+            with self._request("roll", color=self.turn):
+                self.session.run(stages=("roll",))
+        finally:
+            self.session.dice_rng = None
+        self._legal_cache = None
+
+    def run_end_turn(self) -> None:
+        """The ``end-turn`` stage (no checks: :func:`dice.end_turn` checks first)."""
+        with self._request("end-turn", color=self.turn):
+            self.session.run(stages=("end-turn",))
+        self._legal_cache = None

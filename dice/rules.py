@@ -1,0 +1,249 @@
+"""Dice Chess as an edit of the FIDE rule set: the same productions, check
+switched off, the dice as facts.
+
+Starting from :func:`chess_rules.fide.fide_rules` (or any rule set built on it),
+:func:`dice_rules`
+
+removes   the check machinery (``fide.check-resolution``,
+          ``fide.king-capture-illegal``, ``fide.check-detection``) and the result
+          rules that presuppose it or a one-move turn (``fide.checkmate-win``,
+          ``fide.stalemate-draw``, ``fide.insufficient-material``,
+          ``fide.fifty-move``, ``fide.threefold-repetition``), and
+          ``fide.ep-target-expire`` (a target now lives for a whole opponent turn);
+replaces  ``fide.turn-advance``: a micro-move keeps the colour and the move
+          number (only the fifty-move clock advances); ``dice.end-turn-*`` hand
+          the turn over;
+adds      the ``die``, ``roll`` and ``end-turn`` templates, the ``roll`` stage
+          (before ``generate``) and the ``end-turn`` stage (after ``result``),
+          and the productions
+
+roll       dice.roll                 three dice from the session's random source
+filter     dice.die-filter           a micro-move needs a die of its piece's type
+                                     (castling: a king die and a rook die)
+apply      dice.king-capture         taking a royal piece ends the game (``result``)
+           dice.spend-die            the move spends its die (castling both)
+post-move  dice.ep-target-drop       a target goes once its pawn moves again
+           dice.ep-target-taken      ... or once its pawn is captured
+end-turn   dice.end-turn-ep-clear    the opponent's targets go, this side's stay
+           dice.end-turn-dice-clear  unused dice go
+           dice.end-turn-toggle      the colour changes; the move number after Black
+
+The king stays a royal type, which now means only: capturing it ends the game,
+and a king castles neither out of, through nor into an attacked square (the
+FIDE castling generator checks attacks for a royal king). ``fide.game-over-no-moves``
+stays, so once a king is taken no micro-move is generated.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from rete import Assert, Call, Not, P, RetractFact, Rule, Template, Test, V
+
+from chess_rules.errors import ChessError
+from chess_rules.fide import fide_rules
+from chess_rules.ruleset import RuleSet
+from chess_rules.squares import SQUARE_NAMES, opposite
+
+from .dfen import FACE_TYPE, LETTER_TYPE, TYPE_FACE
+
+__all__ = ["dice_rules", "REMOVED", "DICE_TEMPLATES", "ORIGIN"]
+
+ORIGIN = "dice"
+
+REMOVED = ("fide.check-resolution", "fide.king-capture-illegal", "fide.check-detection",
+           "fide.checkmate-win", "fide.stalemate-draw", "fide.insufficient-material",
+           "fide.fifty-move", "fide.threefold-repetition", "fide.ep-target-expire")
+
+DICE_TEMPLATES = (
+    Template("die", ("type", "face", "index"),
+             doc="One die left to play: the piece type it moves, its face (1..6) and "
+                 "its place in the roll (the DFEN keeps that order)."),
+    Template("roll", ("color",), doc="Request: roll three dice for ``color``."),
+    Template("end-turn", ("color",), doc="Request: end ``color``'s turn."),
+)
+
+#: The dice a micro-move spends, from its ``Move`` (castling: king and rook).
+def move_dice(piece_type: str, kind: str) -> tuple[str, ...]:
+    return ("king", "rook") if kind == "castle" else (piece_type,)
+
+
+# ---------------------------------------------------------------- functions
+
+
+def roll_dice(ctx, color):
+    """Assert three ``die`` facts, faces from ``session.dice_rng.randint(1, 6)``."""
+    s = ctx.session
+    rng = getattr(s, "dice_rng", None)
+    if rng is None:
+        raise ChessError("no random source to roll the dice with (session.dice_rng)")
+    for i in range(3):
+        face = rng.randint(1, 6)
+        ctx.assert_fact("die", type=FACE_TYPE[face], face=face, index=i)
+
+
+def dice_filter(ctx, color):
+    """Keep the candidates whose piece type has a die (castling: king and rook)."""
+    s = ctx.session
+    st = s.chess
+    counts = Counter(f.values["type"] for f in s.by_template.get("die", {}).values())
+    rule = ctx.pnode.production.name
+    types = st.types
+    explaining = st.refusals is not None
+    for u, m in list(st.candidates.items()):
+        ptype = types[m.frm] or m.piece
+        need = move_dice(ptype, m.kind)
+        if all(counts[t] for t in need):
+            continue
+        reason = ""
+        if explaining:
+            left = ", ".join(sorted(counts.elements(), key=TYPE_FACE.get)) or "none"
+            if m.kind == "castle":
+                reason = f"castling needs a king die and a rook die (dice left: {left})"
+            else:
+                reason = f"no {ptype} die for the {ptype} on {SQUARE_NAMES[m.frm]} (dice left: {left})"
+        st.drop(u, rule, reason)
+
+
+def spend_die(ctx, move):
+    """Retract the die (two for castling) that the move spends: the first in roll
+    order among the dice of its type."""
+    s = ctx.session
+    v = move.values
+    frm = v["from"]
+    ptype = s.chess.types[frm] or v["piece"]
+    dice = sorted(s.by_template.get("die", {}).values(), key=lambda f: f.values["index"])
+    for t in move_dice(ptype, v["kind"]):
+        for f in dice:
+            if f.alive and f.values["type"] == t:
+                s.retract(f)
+                break
+        else:
+            raise ChessError(f"{v['uci']}: no {t} die left to spend")
+
+
+def dice_clock(ctx, move):
+    """A micro-move keeps the colour and the move number; the fifty-move clock
+    counts micro-moves since the last pawn move or capture. (The ``game`` fact is
+    not in the production's conditions, so modifying it does not re-fire it.)"""
+    game = next(iter(ctx.session.by_template["game"].values()))
+    v = game.values
+    mv = move.values
+    half = 0 if mv["piece"] == "pawn" or mv["capture"] else v["halfmove"] + 1
+    if half != v["halfmove"]:
+        ctx.session.modify(game, {"halfmove": half})
+
+
+def setup_dice(game, pos) -> None:
+    """Setup hook: the dice of the DFEN as ``die`` facts, and the result when a
+    side has no king left (a king was captured)."""
+    s = game.session
+    for i, letter in enumerate(getattr(pos, "dice", ()) or ()):
+        t = LETTER_TYPE[letter]
+        s.assert_fact("die", type=t, face=TYPE_FACE[t], index=i)
+    royal = game.ruleset.royal_types
+    for color in ("white", "black"):
+        types = royal.get(color, ())
+        if types and not any(t in types and c == color for t, c in pos.placement.values()):
+            s.assert_fact("result", winner=opposite(color), reason="king captured")
+
+
+def end_turn_toggle(ctx, game):
+    v = game.values
+    c = v["turn"]
+    ctx.session.modify(game, {"turn": opposite(c),
+                              "fullmove": v["fullmove"] + (1 if c == "black" else 0)})
+
+
+FUNCTIONS = {
+    "roll-dice": roll_dice, "dice-filter": dice_filter, "spend-die": spend_die,
+    "dice-clock": dice_clock, "end-turn-toggle": end_turn_toggle,
+}
+
+
+# ---------------------------------------------------------------- productions
+
+
+def dice_productions() -> list[Rule]:
+    return [
+        Rule("dice.roll", stage="roll",
+             doc="Rolling fills the empty dice pool with three dice (faces 1 pawn .. 6 king).")
+        .when(P("roll", color=V.c), Not(P("die")))
+        .then(Call("roll-dice", V.c)),
+
+        Rule("dice.die-filter", stage="filter", salience=50,
+             doc="A micro-move moves a piece whose type has a die; castling needs a king "
+                 "die and a rook die.")
+        .when(P("movegen", color=V.c))
+        .then(Call("dice-filter", V.c)),
+
+        Rule("dice.king-capture", stage="apply", salience=50,
+             doc="Capturing the opponent's king ends the turn and the game.")
+        .when(P("move", to=V.t, color=V.c, kind="normal"),
+              P("piece", square=V.t, color=V.vc, type=V.pt), Test("ne", V.vc, V.c),
+              P("royal", type=V.pt, color=V.vc), Not(P("result")))
+        .then(Assert("result", winner=V.c, reason="king captured")),
+
+        Rule("dice.spend-die", stage="apply", salience=40,
+             doc="A micro-move spends the die of its piece; castling spends the king and "
+                 "the rook die; a promotion spends a pawn die.")
+        .when(P("move").as_("m"))
+        .then(Call("spend-die", V.m)),
+
+        Rule("dice.ep-target-drop", stage="post-move", salience=30,
+             doc="An en-passant target is dropped at once if the pawn that made it moves "
+                 "again in the same turn.")
+        .when(P("move", **{"from": V.f}, color=V.c), P("ep", pawn=V.f, by=V.c).as_("e"))
+        .then(RetractFact("e")),
+
+        Rule("dice.ep-target-taken", stage="post-move", salience=30,
+             doc="An en-passant target whose pawn has been captured is dropped.")
+        .when(P("move", capture=True, victim=V.v), P("ep", pawn=V.v).as_("e"))
+        .then(RetractFact("e")),
+
+        Rule("dice.end-turn-ep-clear", stage="end-turn", salience=20,
+             doc="Ending a turn clears the targets the opponent made (this side could "
+                 "have taken them) and keeps the ones this side made.")
+        .when(P("end-turn", color=V.c), P("ep", by=V.o).as_("e"), Test("ne", V.o, V.c))
+        .then(RetractFact("e")),
+
+        Rule("dice.end-turn-dice-clear", stage="end-turn", salience=20,
+             doc="Dice left unplayed at the end of a turn are discarded.")
+        .when(P("end-turn"), P("die").as_("d"))
+        .then(RetractFact("d")),
+
+        Rule("dice.end-turn-toggle", stage="end-turn", salience=10,
+             doc="Ending a turn passes it to the other side; the move number grows after "
+                 "Black's turn.")
+        .when(P("end-turn", color=V.c), P("game", turn=V.c).as_("g"))
+        .then(Call("end-turn-toggle", V.g)),
+    ]
+
+
+def dice_rules(base: RuleSet | None = None) -> RuleSet:
+    """Dice Chess as a rule set: ``base`` (FIDE by default) edited as described above.
+
+    ``base`` is not changed. Productions of ``REMOVED`` that ``base`` lacks are
+    skipped, so a preset that already dropped one composes.
+    """
+    rs = (base if base is not None else fide_rules()).copy()
+    rs.name = f"dice({rs.name})"
+    for name in REMOVED:
+        if name in rs.productions:
+            rs.remove(name, ORIGIN)
+    for t in DICE_TEMPLATES:
+        rs.templates[t.name] = t
+    rs.functions.update(FUNCTIONS)
+    rs.add_stage("roll", before=("generate",))
+    rs.add_stage("end-turn", after=(rs.stages[-1],))
+    rs.replace(
+        Rule("fide.turn-advance", stage="post-move", salience=0,
+             doc="Dice Chess: a micro-move keeps the colour and the move number; the "
+                 "fifty-move clock counts micro-moves.")
+        .when(P("move").as_("m"))
+        .then(Call("dice-clock", V.m)), ORIGIN)
+    for r in dice_productions():
+        rs.add(r, ORIGIN)
+    rs.setup_hooks.append(setup_dice)
+    rs.config["dice"] = True
+    rs.config["strict-ep"] = False
+    return rs

@@ -1,0 +1,340 @@
+"""The legal turns of a rolled position, and the API over DFEN strings.
+
+A turn is a sequence of micro-moves that stops when no die is left, no
+micro-move is possible, or a king was captured. The Maximum Micro-moves Rule
+keeps the turns that spend the greatest number of dice (castling spends two),
+plus every turn that ends by capturing the king, whatever its length.
+
+The tree is built on the micro-move generator of the rule set (a
+:class:`~dice.engine.DiceGame`): at each node the engine generates the
+dice-filtered micro-moves, plays each one (apply and post-move stages) and rolls
+it back through the session journal. Within one build, positions reached by
+different orders (transpositions) are explored once. A move that spends the
+last die, or takes a king, ends the turn, so it is not played.
+
+Every function takes and returns DFEN text and never changes its input.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+
+from chess_rules.errors import MoveParseError
+from chess_rules.notation import parse_uci
+from chess_rules.squares import SQUARE_NAMES
+
+from chess_rules.squares import PIECE_LETTER
+
+from .dfen import FACE_TYPE, TYPE_FACE, format_dfen, parse_dfen
+from .engine import DiceGame
+from .errors import (DfenError, EndTurnError, GameOverError, MaxMicroMovesError, NoDieError,
+                     NotLegalMoveError)
+
+__all__ = ["TurnTree", "turn_tree", "legal_turn_tree", "legal_uci_moves", "apply_move",
+           "end_turn", "roll", "with_dice", "playable_dice", "build_tree", "EngineBackend"]
+
+
+# ---------------------------------------------------------------- the raw tree
+
+
+class _Node:
+    """Every turn from a position: ``children`` uci -> (dice spent, node); ``best``
+    the most dice a turn from here spends; ``king`` whether one takes a king."""
+
+    __slots__ = ("children", "best", "king")
+
+    def __init__(self, children, best, king):
+        self.children = children
+        self.best = best
+        self.king = king
+
+
+_LEAF = _Node({}, 0, False)
+_KING_LEAF = _Node({}, 0, True)
+
+
+class EngineBackend:
+    """The micro-move generator of a :class:`DiceGame`, as the tree builder sees it."""
+
+    def __init__(self, game: DiceGame):
+        self.game = game
+        self._dice = game.session.by_template.setdefault("die", {})
+
+    def moves(self):
+        g = self.game
+        for m in g.legal_moves():
+            yield m.uci(), g.move_spends(m), g.captures_royal(m), m
+
+    def dice_left(self) -> int:
+        return len(self.game.session.by_template.get("die", ()))
+
+    def push(self, m) -> None:
+        self.game._play(m)
+
+    def pop(self) -> None:
+        self.game.pop()
+
+    def key(self):
+        return self.game.key()
+
+
+def _explore(b, memo: dict) -> _Node:
+    k = b.key()
+    node = memo.get(k)
+    if node is not None:
+        return node
+    children = {}
+    best = 0
+    king = False
+    left = b.dice_left()
+    for u, spent, takes_king, handle in list(b.moves()):
+        cost = len(spent)
+        if takes_king:
+            child = _KING_LEAF
+        elif left - cost <= 0:
+            child = _LEAF          # no die left: the turn ends here
+        else:
+            b.push(handle)
+            try:
+                child = _explore(b, memo)
+            finally:
+                b.pop()
+        children[u] = (spent, child)
+        if cost + child.best > best:
+            best = cost + child.best
+        king = king or child.king
+    node = _Node(children, best, king)
+    memo[k] = node
+    return node
+
+
+def _prune(node: _Node, need: int, memo: dict) -> dict:
+    """The legal continuations: uci -> (spent, pruned subtree)."""
+    k = (id(node), need)
+    out = memo.get(k)
+    if out is not None:
+        return out
+    out = {}
+    for u in sorted(node.children):
+        spent, child = node.children[u]
+        cost = len(spent)
+        if child.best + cost == need or child.king:
+            out[u] = (spent, _prune(child, need - cost, memo))
+    memo[k] = out
+    return out
+
+
+def build_tree(backend) -> tuple[dict, int]:
+    """Prune the backend's turns by the Maximum Micro-moves Rule.
+
+    Returns ``(tree, most)``: ``tree`` maps uci -> (dice spent, subtree), sorted;
+    ``most`` is the greatest number of dice a turn spends.
+    """
+    root = _explore(backend, {})
+    return _prune(root, root.best, {}), root.best
+
+
+# ---------------------------------------------------------------- TurnTree
+
+
+@dataclass
+class TurnTree:
+    """The legal turns of a rolled position as a prefix tree of micro-moves."""
+
+    dfen: str
+    nodes: dict                 # uci -> (spent, nodes)
+    most: int                   # the most dice a turn spends
+    dice: tuple = field(default_factory=tuple)
+
+    def to_dict(self) -> dict:
+        """uci -> subtree, ``{}`` at a leaf (fresh dicts)."""
+        return _plain(self.nodes)
+
+    def first(self) -> list[str]:
+        return sorted(self.nodes)
+
+    def node(self, played) -> dict | None:
+        """The subtree after ``played`` (uci list), or None if no legal turn starts so."""
+        n = self.nodes
+        for u in played:
+            nxt = n.get(_norm(u))
+            if nxt is None:
+                return None
+            n = nxt[1]
+        return n
+
+    def paths(self, played=()):
+        """Every legal turn (continuing ``played``) as a tuple of ucis."""
+        n = self.node(played)
+        if n is None:
+            return
+        yield from _paths(n, tuple(_norm(u) for u in played))
+
+    def playable(self, played=()) -> list[int] | None:
+        n = self.node(played)
+        if n is None:
+            return None
+        counts = _max_counts(n, {})
+        return sorted(TYPE_FACE[t] for t in counts.elements())
+
+
+def _plain(nodes: dict) -> dict:
+    return {u: _plain(child) for u, (_, child) in nodes.items()}
+
+
+def _paths(nodes: dict, prefix: tuple):
+    if not nodes:
+        yield prefix
+        return
+    for u, (_, child) in nodes.items():
+        yield from _paths(child, prefix + (u,))
+
+
+def _max_counts(nodes: dict, memo: dict) -> Counter:
+    k = id(nodes)
+    r = memo.get(k)
+    if r is not None:
+        return r
+    r = Counter()
+    for _, (spent, child) in nodes.items():
+        r |= Counter(spent) + _max_counts(child, memo)
+    memo[k] = r
+    return r
+
+
+def _norm(u: str) -> str:
+    u = u.strip() if isinstance(u, str) else u
+    if isinstance(u, str) and len(u) == 5:
+        u = u[:4] + u[4].lower()
+    return u
+
+
+def _tree_of(game: DiceGame, dfen: str) -> TurnTree:
+    nodes, most = build_tree(EngineBackend(game))
+    return TurnTree(dfen, nodes, most, tuple(game.dice()))
+
+
+def turn_tree(dfen: str) -> TurnTree:
+    """The legal turns of ``dfen`` (see :class:`TurnTree`)."""
+    return _tree_of(DiceGame(dfen), dfen)
+
+
+# ---------------------------------------------------------------- the API
+
+
+def legal_turn_tree(dfen: str) -> dict:
+    """Every legal turn as a prefix tree: uci -> subtree, ``{}`` at a leaf; ``{}``
+    for a position with no legal micro-move (or no dice, or a game over)."""
+    return turn_tree(dfen).to_dict()
+
+
+def legal_uci_moves(dfen: str) -> list[str]:
+    """The legal first micro-moves, sorted: the first level of the tree, the
+    position judged afresh with its own dice."""
+    return turn_tree(dfen).first()
+
+
+def apply_move(dfen: str, uci: str) -> str:
+    """Play one micro-move: the die is spent, the colour kept.
+
+    Accepts exactly the moves :func:`legal_uci_moves` lists; others raise a
+    :class:`~dice.errors.DiceMoveError` saying why: :class:`NoDieError`,
+    :class:`NotLegalMoveError`, :class:`MaxMicroMovesError` or
+    :class:`GameOverError` (and :class:`MoveParseError` for text that is not UCI).
+    """
+    game = DiceGame(dfen)
+    if not isinstance(uci, str):
+        raise MoveParseError(uci, "UCI text must be a string")
+    u = _norm(uci)
+    frm, to, promo = parse_uci(u)
+    tree = _tree_of(game, dfen)
+    if u in tree.nodes:
+        game.push(u)
+        return game.dfen()
+    _refuse(game, tree, u, frm, to)
+    raise AssertionError("unreachable")
+
+
+def _refuse(game: DiceGame, tree: TurnTree, u: str, frm: int, to: int):
+    if game.is_game_over():
+        raise GameOverError(u, f"the game is over ({game.winner()} captured the king)")
+    st = game.state
+    turn = game.turn
+    ptype = st.types[frm]
+    dice = game.dice()
+    left = ", ".join(sorted(dice, key=TYPE_FACE.get)) or "none"
+    if ptype is not None and st.colors[frm] == turn:
+        castle = ptype == "king" and frm // 8 == to // 8 and abs(to - frm) == 2
+        need = ("king", "rook") if castle else (ptype,)
+        missing = [t for t in need if t not in dice]
+        if missing:
+            what = "castling needs a king die and a rook die" if castle else \
+                f"no {ptype} die for the {ptype} on {SQUARE_NAMES[frm]}"
+            raise NoDieError(u, f"{what} (dice left: {left})", "dice.die-filter")
+    micro = {m.uci() for m in game.legal_moves()}
+    if u in micro:
+        raise MaxMicroMovesError(
+            u, f"it breaks the Maximum Micro-moves Rule: the turn can spend {tree.most} "
+               f"dice, and no turn starting with {u} spends that many or captures the king "
+               f"(legal: {', '.join(tree.first())})", "maximum-micro-moves")
+    ex = game.explain(u)
+    if ex.rule == "dice.die-filter":
+        raise NoDieError(u, ex.reason, ex.rule)
+    raise NotLegalMoveError(u, f"not a legal move: {ex.reason}", ex.rule)
+
+
+def end_turn(dfen: str) -> str:
+    """End the turn: colour toggled, full-move +1 after Black, the en-passant
+    targets this side could have taken cleared (its own kept), dice ``-``.
+
+    Refused (:class:`EndTurnError`) while a legal micro-move is left, or once the
+    game is over.
+    """
+    game = DiceGame(dfen)
+    if game.is_game_over():
+        raise EndTurnError("game-over", f"the game is over ({game.winner()} captured the king)")
+    moves = game.legal_moves()
+    if moves:
+        raise EndTurnError("moves-left", "a legal micro-move is left: "
+                           + ", ".join(legal_uci_moves(dfen)))
+    game.run_end_turn()
+    return game.dfen()
+
+
+def roll(dfen: str, rng: random.Random | int | None = None) -> str:
+    """Fill the dice field with three dice (faces 1 pawn .. 6 king) drawn with
+    ``rng.randint(1, 6)``; ``rng`` may be a :class:`random.Random`, a seed, or None
+    (a fresh unseeded source). Refused (:class:`RollError`) when dice are left or the
+    game is over."""
+    if rng is None or isinstance(rng, int):
+        rng = random.Random(rng)
+    game = DiceGame(dfen)
+    game.roll(rng)
+    return game.dfen()
+
+
+def with_dice(dfen: str, faces) -> str:
+    """The position with its dice field set to ``faces`` (ints 1..6 or piece
+    letters, at most three): a fixed roll, for tests and scenario files."""
+    pos = parse_dfen(dfen)
+    letters = []
+    for f in faces:
+        if isinstance(f, bool) or not isinstance(f, (int, str)):
+            raise DfenError("dice", f"{f!r} is not a die face (1..6) or letter")
+        if isinstance(f, int):
+            if f not in FACE_TYPE:
+                raise DfenError("dice", f"{f} is not a die face (1 pawn .. 6 king)")
+            letters.append(PIECE_LETTER[FACE_TYPE[f]])
+        else:
+            letters.append(f)
+    text = "".join(letters) or "-"
+    pos.dice = parse_dfen(f"{format_dfen(pos, ())[:-2]} {text}").dice
+    return format_dfen(pos)
+
+
+def playable_dice(dfen_at_roll: str, played=()) -> list[int] | None:
+    """The die faces (ascending) a legal turn beginning with ``played`` still
+    spends after it, each as often as the most one such turn spends; ``[]`` after a
+    complete turn; None when no legal turn begins with ``played``."""
+    return turn_tree(dfen_at_roll).playable(list(played))
