@@ -116,7 +116,9 @@ def cmd_perft(args) -> int:
 
 
 def cmd_explain(args) -> int:
+    from chess_rules.notation import parse_uci
     g = _game(args)
+    parse_uci(args.move.strip())     # malformed move text is an error, not an answer
     print(g.explain(args.move).text)
     return 0
 

@@ -394,7 +394,7 @@ class Game:
         try:
             frm, to, promo = parse_uci(u)
         except MoveParseError as e:
-            return Explanation(u, False, None, f"not a UCI move ({e.reason})")
+            return Explanation(u, False, None, e.reason)
         st = self.state
         st.refusals = {}
         st.generated_by = {}

@@ -110,15 +110,18 @@ class ChessState:
         return False
 
     def attackers(self, colors: list, types: list, sq: int, by: str) -> list[int]:
-        """Squares of the pieces of ``by`` attacking ``sq`` (slow; for explanations)."""
+        """Squares of the pieces of ``by`` attacking ``sq`` (slow; for explanations).
+
+        Each piece of ``by`` is tried alone: the others still stand where they
+        are (so they still block), but change sides for the test (so they do
+        not attack)."""
         out = []
+        other = opposite(by)
         for s in range(64):
             if colors[s] == by and s != sq:
-                c2 = list(colors)
-                t2 = list(types)
-                c2[s] = None
-                t2[s] = None
-                if not self.attacked(c2, t2, sq, by):
+                c2 = [other if c == by else c for c in colors]
+                c2[s] = by
+                if self.attacked(c2, types, sq, by):
                     out.append(s)
         return out
 

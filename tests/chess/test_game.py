@@ -1,0 +1,189 @@
+"""The Game API: push/pop, refusals that leave the game unchanged, SAN/PGN, outcomes."""
+from __future__ import annotations
+
+import chess
+import chess.pgn
+import io
+import pytest
+
+from chess_rules.errors import ChessError, IllegalMoveError, MoveParseError
+from chess_rules.fen import STARTING_FEN
+from chess_rules.game import Game
+
+FRIED_LIVER = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "f3g5", "d7d5", "e4d5",
+               "f6d5", "g5f7", "e8f7", "d1f3", "f7e6", "b1c3", "c6b4"]
+
+
+def snapshot(g: Game):
+    return (g.fen(), g.fen(en_passant="all"), g.legal_uci(), g.is_check(), len(g.move_stack),
+            g.repetitions(), g.outcome())
+
+
+@pytest.mark.parametrize("fen,move,rule,why", [
+    (STARTING_FEN, "e2e5", None, "no rule moves the pawn"),
+    (STARTING_FEN, "e7e5", None, "black's"),
+    (STARTING_FEN, "d4d5", None, "no piece on d4"),
+    (STARTING_FEN, "b1d2", None, "own pawn"),
+    ("r3k2r/8/8/8/8/5r2/8/R3K2R w KQkq - 0 1", "e1g1", "fide.castling", "f1 is attacked"),
+    ("4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1", "e2d3", "fide.check-resolution", "rook on e7"),
+    ("7k/6Q1/6K1/8/8/8/8/8 b - - 0 50", "h8g8", "fide.check-resolution", "queen on g7"),
+])
+def test_push_refuses_illegal_move_and_leaves_game_unchanged(fen, move, rule, why):
+    g = Game(fen)
+    before = snapshot(g)
+    with pytest.raises(IllegalMoveError) as ei:
+        g.push(move)
+    assert ei.value.rule == rule
+    assert why in ei.value.reason
+    assert move in str(ei.value)
+    assert snapshot(g) == before
+
+
+@pytest.mark.parametrize("text", ["e2", "e2e9", "zz", "e7e8x", ""])
+def test_push_refuses_malformed_text(text):
+    g = Game()
+    before = snapshot(g)
+    with pytest.raises(MoveParseError):
+        g.push(text)
+    assert snapshot(g) == before
+
+
+def test_refused_move_after_some_play_leaves_stack_and_history():
+    g = Game()
+    for u in FRIED_LIVER[:6]:
+        g.push(u)
+    before = snapshot(g)
+    stack = [m.uci() for m in g.move_stack]
+    with pytest.raises(IllegalMoveError):
+        g.push("e1c1")        # b1, c1 and d1 are still occupied
+    assert snapshot(g) == before and [m.uci() for m in g.move_stack] == stack
+
+
+def test_push_pop_restores_everything():
+    g = Game()
+    states = [snapshot(g)]
+    for u in FRIED_LIVER:
+        g.push(u)
+        states.append(snapshot(g))
+    assert g.fen() == "r1bq1b1r/ppp3pp/4k3/3np3/1nB5/2N2Q2/PPPP1PPP/R1B1K2R w KQ - 4 9"
+    while g.move_stack:
+        states.pop()
+        last = g.move_stack[-1]
+        assert g.pop() == last
+        assert snapshot(g) == states[-1]
+    assert g.fen() == STARTING_FEN
+    with pytest.raises(ChessError):
+        g.pop()
+
+
+def test_push_returns_move_with_generating_rule():
+    g = Game()
+    m = g.push("e2e4")
+    assert m.uci() == "e2e4" and m.rule == "fide.pawn-double-push" and m.kind == "double-push"
+    assert g.push("g8f6").rule == "fide.knight-move"
+
+
+def test_special_moves_castling_en_passant_promotion():
+    g = Game("r3k2r/1P6/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1")
+    g.push("e5d6")                                   # en passant
+    assert g.piece_at("d5") is None and g.piece_at("d6").values["type"] == "pawn"
+    g.push("e8g8")                                   # black castles short (c8 is attacked)
+    assert g.piece_at("f8").values["type"] == "rook" and g.castling_rights() == "KQ"
+    g.push("b7a8n")                                  # capture and underpromotion
+    assert g.piece_at("a8").values["type"] == "knight"
+    board = chess.Board("r3k2r/1P6/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1")
+    for u in ("e5d6", "e8g8", "b7a8n"):
+        board.push_uci(u)
+    assert g.fen() == board.fen()
+    for _ in range(3):
+        g.pop()
+    assert g.fen() == "r3k2r/1P6/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1"
+
+
+def test_san_and_parse_san():
+    g = Game()
+    sans = []
+    for u in FRIED_LIVER:
+        sans.append(g.san(u))
+        g.push(u)
+    ref = chess.Board()
+    expect = []
+    for u in FRIED_LIVER:
+        m = chess.Move.from_uci(u)
+        expect.append(ref.san(m))
+        ref.push(m)
+    assert sans == expect
+    g2 = Game()
+    for s in sans:
+        g2.push_san(s)
+    assert g2.fen() == g.fen()
+    with pytest.raises(ChessError):
+        Game().push_san("Nd4")
+
+
+def test_pgn_round_trips_through_python_chess():
+    g = Game()
+    for u in FRIED_LIVER:
+        g.push(u)
+    text = g.pgn({"Event": "test"})
+    assert '[Event "test"]' in text and '[Result "*"]' in text
+    game = chess.pgn.read_game(io.StringIO(text))
+    assert [m.uci() for m in game.mainline_moves()] == FRIED_LIVER
+    # from a FEN, ending in mate: SetUp/FEN tags and the result
+    fen = "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2"
+    g = Game(fen)
+    g.push_san("Qh4#")
+    text = g.pgn()
+    assert '[FEN "' + fen + '"]' in text and "2... Qh4# 0-1" in text
+    game = chess.pgn.read_game(io.StringIO(text))
+    assert game.end().board().is_checkmate()
+
+
+@pytest.mark.parametrize("fen,moves,winner,reason,rule", [
+    ("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2", ["d8h4"],
+     "black", "checkmate", "fide.checkmate-win"),
+    ("7k/8/6QK/8/8/8/8/8 w - - 0 50", ["g6f7"], None, "stalemate", "fide.stalemate-draw"),
+    ("8/8/4k3/8/8/3K4/3r4/8 w - - 0 50", ["d3d2"], None, "insufficient material",
+     "fide.insufficient-material"),
+    ("8/8/4k3/8/8/3K4/8/R7 w - - 99 80", ["a1a2"], None, "fifty-move rule", "fide.fifty-move"),
+    (STARTING_FEN, ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"], None,
+     "threefold repetition", "fide.threefold-repetition"),
+])
+def test_outcome_kinds(fen, moves, winner, reason, rule):
+    g = Game(fen)
+    assert g.outcome() is None
+    for u in moves[:-1]:
+        g.push(u)
+        assert g.outcome() is None, u
+    g.push(moves[-1])
+    out = g.outcome()
+    assert (out.winner, out.reason, out.rule) == (winner, reason, rule)
+    assert g.is_game_over()
+    assert out.result() == {"white": "1-0", "black": "0-1", None: "1/2-1/2"}[winner]
+    g.pop()
+    assert g.outcome() is None
+
+
+def test_checkmate_leaves_no_legal_moves_and_refuses_pushes():
+    g = Game("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2")
+    g.push("d8h4")
+    assert g.is_check() and g.legal_moves() == []
+    with pytest.raises(IllegalMoveError):
+        g.push("e1f2")
+
+
+def test_repetition_counts_follow_push_and_pop():
+    g = Game()
+    for u in ["g1f3", "g8f6", "f3g1", "f6g8"]:
+        g.push(u)
+    assert g.repetitions() == 2
+    g.pop()
+    assert g.repetitions() == 1
+
+
+def test_legal_moves_sorted_and_fen_accessors():
+    g = Game("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+    u = g.legal_uci()
+    assert u == sorted(u) and len(u) == 48
+    assert g.turn == "white" and g.castling_rights() == "KQkq"
+    assert g.piece_at("e1").values["type"] == "king"
