@@ -1,0 +1,124 @@
+"""``houserules dice ...``: Dice Chess on the command line.
+
+Output formats are a contract:
+
+    houserules dice moves DFEN            legal first micro-moves, UCI, one per line, sorted
+    houserules dice tree DFEN             the legal turn tree as a JSON object ({} at a leaf)
+    houserules dice playable DFEN [UCI ...]   JSON list of die faces, or null
+    houserules dice apply DFEN UCI        the DFEN after the micro-move
+    houserules dice end DFEN              the DFEN after the turn ends
+    houserules dice roll DFEN [--seed N]  the DFEN with three dice rolled
+    houserules dice play [--seed N] [--white BOT] [--black BOT] [--human COLOR]
+
+DFEN is best given as one quoted argument; unquoted, its first seven words are
+taken as the DFEN. Errors go to stderr with a non-zero exit (the typed errors
+are ``ChessError`` s, which ``houserules`` reports).
+"""
+from __future__ import annotations
+
+import json
+
+from chess_rules.errors import ChessError
+
+__all__ = ["add_dice_commands"]
+
+
+def _split(words: list[str], what: str) -> tuple[str, list[str]]:
+    """(DFEN, the words after it): a quoted DFEN is one word; else seven words."""
+    if not words:
+        raise ChessError(f"a DFEN is required ({what})")
+    if len(words[0].split()) > 1:
+        return words[0], list(words[1:])
+    return " ".join(words[:7]), list(words[7:])
+
+
+def _dfen_only(args) -> str:
+    dfen, rest = _split(args.dfen, args.dice_command)
+    if rest:
+        raise ChessError(f"unexpected arguments after the DFEN: {' '.join(rest)}")
+    return dfen
+
+
+def cmd_moves(args) -> int:
+    from . import legal_uci_moves
+    for u in legal_uci_moves(_dfen_only(args)):
+        print(u)
+    return 0
+
+
+def cmd_tree(args) -> int:
+    from . import legal_turn_tree
+    print(json.dumps(legal_turn_tree(_dfen_only(args)), separators=(",", ":")))
+    return 0
+
+
+def cmd_playable(args) -> int:
+    from . import playable_dice
+    dfen, played = _split(args.dfen, "playable")
+    print(json.dumps(playable_dice(dfen, played)))
+    return 0
+
+
+def cmd_apply(args) -> int:
+    from . import apply_move
+    dfen, rest = _split(args.dfen, "apply")
+    if len(rest) != 1:
+        raise ChessError("dice apply takes a DFEN and one UCI micro-move")
+    print(apply_move(dfen, rest[0]))
+    return 0
+
+
+def cmd_end(args) -> int:
+    from . import end_turn
+    print(end_turn(_dfen_only(args)))
+    return 0
+
+
+def cmd_roll(args) -> int:
+    import random
+    from . import roll
+    print(roll(_dfen_only(args), random.Random(args.seed)))
+    return 0
+
+
+def cmd_play(args) -> int:
+    from .play import play_game
+    rec = play_game(seed=args.seed, white=args.white, black=args.black,
+                    human=None if args.human == "none" else args.human,
+                    max_turns=args.max_turns, start=args.start)
+    print(f"result: {rec.winner or 'none'} after {len(rec.turns)} turns")
+    return 0
+
+
+def add_dice_commands(subparsers) -> None:
+    """Add ``dice`` and its subcommands to the ``houserules`` parser."""
+    from .play import BOTS
+
+    d = subparsers.add_parser("dice", help="Dice Chess: turn trees, micro-moves, a game")
+    dsub = d.add_subparsers(dest="dice_command", metavar="SUBCOMMAND")
+    dsub.required = True
+
+    def sub(name, fn, help_, dfen_help="the DFEN (quoted)"):
+        p = dsub.add_parser(name, help=help_)
+        p.add_argument("dfen", nargs="+", help=dfen_help)
+        p.set_defaults(func=fn)
+        return p
+
+    sub("moves", cmd_moves, "the legal first micro-moves, one per line, sorted")
+    sub("tree", cmd_tree, "the legal turn tree as JSON")
+    sub("playable", cmd_playable, "the die faces a legal turn can still spend (JSON)",
+        "the DFEN at the roll, then the micro-moves played since")
+    sub("apply", cmd_apply, "play one micro-move", "the DFEN, then one UCI micro-move")
+    sub("end", cmd_end, "end the turn")
+    r = sub("roll", cmd_roll, "roll three dice")
+    r.add_argument("--seed", type=int, default=None)
+
+    pl = dsub.add_parser("play", help="play a whole game in the terminal")
+    pl.add_argument("--seed", type=int, default=None)
+    pl.add_argument("--white", choices=BOTS, default="odds", help="White's bot")
+    pl.add_argument("--black", choices=BOTS, default="greedy", help="Black's bot")
+    pl.add_argument("--human", choices=("white", "black", "none"), default="none",
+                    help="play this side yourself")
+    pl.add_argument("--max-turns", type=int, default=300)
+    pl.add_argument("--start", default=None, help="a DFEN to start from")
+    pl.set_defaults(func=cmd_play)

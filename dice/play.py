@@ -1,0 +1,195 @@
+"""A Dice Chess game driver: roll, walk the turn tree, end the turn; and bots.
+
+:func:`play_game` plays a whole game turn by turn, as the turn lifecycle says:
+the side to move rolls (the ``roll`` stage), the legal turns are the tree of
+:func:`dice.turn_tree`, a bot (or a person) walks it one micro-move at a time
+with :func:`dice.apply_move`, and :func:`dice.end_turn` hands the turn over
+unless a king was captured.
+
+Bots choose among the complete legal turns:
+
+``random``  a uniformly random legal turn.
+``greedy``  the turn that leaves the best material balance (a king capture wins
+            outright); ties broken at random.
+``odds``    greedy, less the expected loss over the opponent's next roll: each of
+            its own pieces left attacked is lost with the probability that three
+            dice show at least one face of a piece attacking it (a one-ply
+            expectation over the dice; the king counts 1000).
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from rich.console import Console
+
+from chess_rules.squares import opposite
+
+from .dfen import FACE_TYPE
+from .engine import DiceGame
+from .turns import apply_move, end_turn, roll, turn_tree
+
+__all__ = ["BOTS", "play_game", "choose_turn", "GameRecord", "render_dice"]
+
+VALUE = {"pawn": 1, "knight": 3, "bishop": 3, "rook": 5, "queen": 9, "king": 1000}
+DIE_GLYPH = {1: "\u2680", 2: "\u2681", 3: "\u2682", 4: "\u2683", 5: "\u2684", 6: "\u2685"}
+BOTS = ("random", "greedy", "odds")
+
+
+def render_dice(faces) -> str:
+    """``⚀ pawn  ⚁ knight`` for faces [1, 2]; ``(none)`` for no dice."""
+    return "  ".join(f"{DIE_GLYPH[f]} {FACE_TYPE[f]}" for f in faces) or "(none)"
+
+
+def _material(st, color: str) -> int:
+    opp = opposite(color)
+    score = 0
+    for t, c in zip(st.types, st.colors):
+        if t is None:
+            continue
+        v = VALUE[t]
+        score += v if c == color else -v if c == opp else 0
+    return score
+
+
+def _risk(game: DiceGame, color: str) -> float:
+    """Expected material lost to the opponent's next roll (one capture per piece)."""
+    st = game.state
+    opp = opposite(color)
+    colors, types = st.colors, st.types
+    loss = 0.0
+    for sq in range(64):
+        if colors[sq] != color:
+            continue
+        if not st.attacked(colors, types, sq, opp):
+            continue
+        kinds = {types[a] for a in st.attackers(colors, types, sq, opp)}
+        p_none = (1 - len(kinds) / 6) ** 3
+        loss += VALUE[types[sq]] * (1 - p_none)
+    return loss
+
+
+def _leaves(game: DiceGame, nodes: dict, path: list, out: list, color: str) -> None:
+    """Every complete turn (path) with its material score after it."""
+    if not nodes:
+        won = game.winner() == color
+        out.append((tuple(path), 10_000 if won else _material(game.state, color)))
+        return
+    for u, (_, child) in nodes.items():
+        game.push(u)
+        path.append(u)
+        try:
+            _leaves(game, child, path, out, color)
+        finally:
+            path.pop()
+            game.pop()
+
+
+def choose_turn(dfen: str, bot: str, rng: random.Random, tree=None) -> tuple[str, ...]:
+    """A complete legal turn (micro-moves in UCI) for ``bot`` in the rolled ``dfen``."""
+    tree = tree or turn_tree(dfen)
+    if not tree.nodes:
+        return ()
+    if bot == "random":
+        return rng.choice(list(tree.paths()))
+    game = DiceGame(dfen)
+    color = game.turn
+    scored: list = []
+    _leaves(game, tree.nodes, [], scored, color)
+    if bot == "odds":
+        scored.sort(key=lambda t: -t[1])
+        top = scored[:12]
+        rescored = []
+        for path, score in top:
+            if score < 10_000:
+                for u in path:
+                    game.push(u)
+                score = score - _risk(game, color)
+                for _ in path:
+                    game.pop()
+            rescored.append((path, score))
+        scored = rescored
+    elif bot != "greedy":
+        raise ValueError(f"unknown bot {bot!r} (bots: {', '.join(BOTS)})")
+    best = max(s for _, s in scored)
+    return rng.choice([p for p, s in scored if s == best])
+
+
+@dataclass
+class GameRecord:
+    """What :func:`play_game` played: the turns (roll, micro-moves) and the end."""
+
+    turns: list = field(default_factory=list)     # (color, faces, [uci...])
+    winner: str | None = None
+    final: str = ""
+
+
+def play_game(seed: int | None = None, white: str = "greedy", black: str = "random",
+              human: str | None = None, max_turns: int = 300, start: str | None = None,
+              console: Console | None = None, inputs=None, quiet: bool = False) -> GameRecord:
+    """Play a whole game; returns its :class:`GameRecord`.
+
+    ``human`` ('white' or 'black') reads that side's micro-moves from ``inputs``
+    (a ``prompt -> str`` callable; the console by default).
+    """
+    from chess_rules.play import render
+    from .dfen import START_DFEN, parse_dfen
+
+    console = console or Console()
+    rng = random.Random(seed)
+    dfen = start or START_DFEN
+    rec = GameRecord()
+    ask = inputs or (lambda prompt: console.input(prompt))
+    say = (lambda *a, **k: None) if quiet else console.print
+    for _ in range(max_turns):
+        pos = parse_dfen(dfen)
+        color = pos.turn
+        if not pos.dice:
+            dfen = roll(dfen, rng)
+            pos = parse_dfen(dfen)
+        faces = pos.faces
+        tree = turn_tree(dfen)
+        say(render(DiceGame(dfen)))
+        say(f"[bold]{color}[/bold] rolls {render_dice(faces)}")
+        played: list[str] = []
+        if human == color:
+            node = tree.nodes
+            while node:
+                options = sorted(node)
+                playable = tree.playable(played)
+                say(f"playable dice: {render_dice(playable)}")
+                say("micro-moves: " + " ".join(options))
+                text = ask("your micro-move (UCI, or 'quit'): ").strip().lower()
+                if text in ("quit", "exit"):
+                    rec.final = dfen
+                    return rec
+                if text not in node:
+                    try:
+                        apply_move(dfen, text)
+                        say(f"[red]{text}: not a legal continuation of this turn[/red]")
+                    except Exception as e:       # the engine says why
+                        say(f"[red]{e}[/red]")
+                    continue
+                dfen = apply_move(dfen, text)
+                played.append(text)
+                node = node[text][1]
+        else:
+            bot = white if color == "white" else black
+            path = choose_turn(dfen, bot, rng, tree)
+            for u in path:
+                dfen = apply_move(dfen, u)
+                played.append(u)
+            say(f"{color} ({bot}) plays {' '.join(played) or '(no legal move)'}")
+        rec.turns.append((color, faces, played))
+        game = DiceGame(dfen)
+        if game.winner():
+            rec.winner = game.winner()
+            rec.final = dfen
+            say(render(game))
+            say(f"[bold green]{rec.winner} captures the king and wins[/bold green]")
+            return rec
+        dfen = end_turn(dfen)
+    rec.final = dfen
+    say(f"turn cap ({max_turns}) reached: no result")
+    return rec
+
