@@ -101,3 +101,40 @@ def test_removing_the_filter_production_changes_perft():
     rs.remove("fide.check-resolution")
     # position 4: white is in check; without the filter, moves that ignore it come back
     assert Game(POS4, ruleset=rs).perft(1) > 6
+
+
+def test_overriding_an_apply_production_changes_perft():
+    """Moves are played by the apply productions: without fide.castling-rook the rook
+    stays home after castling, and the counts below change."""
+    from chess_rules.fide import fide_rules
+    rs = fide_rules()
+    rs.remove("fide.castling-rook")
+    fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
+    g, fide = Game(fen, ruleset=rs), Game(fen)
+    assert g.perft(1) == fide.perft(1) == 26
+    # after 1. O-O the rook on f1 would stop Black's O-O through f8; here it never left h1
+    assert fide.perft_divide(2)["e1g1"] == 23
+    assert g.perft_divide(2)["e1g1"] == 26
+    assert g.perft(2, bulk=False) != fide.perft(2, bulk=False)
+    g.push("e1g1")
+    assert g.piece_at("h1").values["type"] == "rook" and g.piece_at("f1") is None
+
+
+@pytest.mark.parametrize("fen,depth", [(KIWIPETE, 2), (POS3, 3), (POS4, 2), (POS5, 2)])
+def test_pin_line_filter_agrees_with_simulating_every_candidate(fen, depth):
+    """The self-check filter's shortcut (pin lines, used only with the FIDE attack and
+    apply effects) gives the same counts as simulating every candidate, which is what
+    runs as soon as a production adds its own simulate hook (here a no-op one)."""
+    from rete import Call, P, Rule, V
+    from chess_rules.fide import fide_rules
+    rs = fide_rules()
+    rs.function("noop", lambda ctx, m: None)
+    rs.add(Rule("test.noop-apply", stage="apply", salience=-50,
+                simulate=lambda st, colors, types, m: None)
+           .when(P("move").as_("m")).then(Call("noop", V.m)))
+    slow = Game(fen, ruleset=rs)
+    fast = Game(fen)
+    assert slow.state.simulators != fast.state.simulators
+    fen_index = {name: v for name, v in PUBLISHED.items()}
+    expected = next(c for f, c in fen_index.values() if f == fen)[depth - 1]
+    assert slow.perft(depth) == fast.perft(depth) == expected
