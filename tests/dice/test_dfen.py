@@ -1,0 +1,90 @@
+"""DFEN in and out: round trips, several en-passant targets, typed errors."""
+from __future__ import annotations
+
+import pytest
+
+from chess_rules.errors import ChessError, FenError
+from dice import DfenError, format_dfen, parse_dfen, with_dice
+
+CANONICAL = [
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 -",
+    "8/8/8/2k5/8/1N6/2P5/K7 w - - 0 1 NPP",
+    "4k3/8/8/8/2pPPp2/8/8/4K3 b - d3e3 0 1 PP",
+    "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w Kq - 12 40 KRP",
+    "4R3/8/8/8/8/8/PP6/4K3 w - - 0 1 PP",        # Black's king taken: a finished game
+]
+
+
+@pytest.mark.parametrize("text", CANONICAL)
+def test_round_trip(text):
+    assert format_dfen(parse_dfen(text)) == text
+
+
+def test_dice_any_order_and_case_kept_in_order_upper_case():
+    pos = parse_dfen("8/8/8/2k5/8/1N6/2P5/K7 w - - 0 1 pNp")
+    assert pos.dice == ("P", "N", "P")
+    assert pos.faces == [1, 1, 2]
+    assert format_dfen(pos).endswith(" PNP")
+
+
+def test_plain_fen_reads_as_no_dice():
+    assert parse_dfen("8/8/8/2k5/8/1N6/2P5/K7 w - - 0 1").dice == ()
+    assert format_dfen(parse_dfen("8/8/8/2k5/8/1N6/2P5/K7 w - -")) == \
+        "8/8/8/2k5/8/1N6/2P5/K7 w - - 0 1 -"
+
+
+def test_several_targets_written_in_square_order():
+    pos = parse_dfen("4k3/8/8/8/2pPPp2/8/8/4K3 b - e3d3 0 1 -")
+    assert format_dfen(pos).split()[3] == "d3e3"
+
+
+def test_both_colours_targets_at_once():
+    # White made e3 this turn; Black's c6 is still there for White to take
+    text = "4k3/8/8/2pP4/4P3/8/8/4K3 w - c6e3 0 1 P"
+    assert format_dfen(parse_dfen(text)).split()[3] == "e3c6"     # a1..h8 order
+    from dice import apply_move, legal_uci_moves
+    assert "d5c6" in legal_uci_moves(text)
+    assert apply_move(text, "d5c6") == "4k3/8/2P5/8/4P3/8/8/4K3 w - e3 0 1 -"
+
+
+@pytest.mark.parametrize("text, field, words", [
+    ("8/8/8/2k5/8/1N6/2P5/K7 w - - 0 1 NPP extra", "field_count", "8 fields"),
+    ("8/8/8/2k5/8/1N6/2P5/K7 w - - 0", "field_count", "5 fields"),
+    ("8/8/8/2k5/8/1N6/2P5/K6 w - - 0 1 -", "placement", ""),
+    ("8/8/8/8/8/8/8/8 w - - 0 1 -", "placement", "king"),
+    ("P7/8/8/2k5/8/1N6/8/K7 w - - 0 1 -", "placement", "a8"),
+    ("8/8/8/2k5/8/1N6/2P5/K7 x - - 0 1 -", "side", ""),
+    ("8/8/8/2k5/8/1N6/2P5/K7 w Z - 0 1 -", "castling", ""),
+    ("8/8/8/2k5/8/1N6/2P5/K7 w - e4 0 1 -", "en_passant", "rank 3 or 6"),
+    ("8/8/8/2k5/8/1N6/2P5/K7 w - c3 0 1 -", "en_passant", "c4"),
+    ("8/8/8/2k5/8/1N6/2P5/K7 w - c3x 0 1 -", "en_passant", ""),
+    ("8/8/8/2k5/8/1N6/2P5/K7 w - - -1 1 -", "halfmove", ""),
+    ("8/8/8/2k5/8/1N6/2P5/K7 w - - 0 0 -", "fullmove", ""),
+    ("8/8/8/2k5/8/1N6/2P5/K7 w - - 0 1 NX", "dice", "'X'"),
+    ("8/8/8/2k5/8/1N6/2P5/K7 w - - 0 1 NNNN", "dice", "4 dice"),
+    ("8/8/8/2k5/8/1N6/2P5/K7 w - - 0 1 7", "dice", "'7'"),
+])
+def test_typed_errors_name_the_field(text, field, words):
+    with pytest.raises(DfenError) as e:
+        parse_dfen(text)
+    err = e.value
+    assert isinstance(err, FenError) and isinstance(err, ChessError)
+    assert err.field == field
+    assert str(err).startswith(f"bad DFEN ({field}):")
+    assert words in str(err)
+
+
+def test_not_text():
+    with pytest.raises(DfenError):
+        parse_dfen(None)
+
+
+def test_with_dice():
+    start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 -"
+    assert with_dice(start, [1, 6, 2]).endswith(" PKN")
+    assert with_dice(start, "qrn").endswith(" QRN")
+    assert with_dice(with_dice(start, [1]), []).endswith(" -")
+    with pytest.raises(DfenError):
+        with_dice(start, [0])
+    with pytest.raises(DfenError):
+        with_dice(start, [1, 1, 1, 1])
