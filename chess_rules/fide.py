@@ -11,6 +11,7 @@ apply      fide.capture, fide.en-passant-capture, fide.move-piece,
            fide.castling-rook, fide.promotion
 post-move  fide.ep-target-expire, fide.ep-target-set, fide.castling-rights-king,
            fide.castling-rights-rook, fide.castling-rights-capture,
+           fide.castling-rights-king-gone,
            fide.turn-advance, fide.check-detection
 result     fide.checkmate-win, fide.stalemate-draw, fide.insufficient-material,
            fide.fifty-move, fide.threefold-repetition
@@ -526,6 +527,12 @@ def fide_rules() -> RuleSet:
         Rule("fide.castling-rights-capture", stage="post-move", salience=20,
              doc="A rook captured on its home square takes its castling right with it.")
         .when(P("move", to=V.t), P("castling", rook_from=V.t).as_("r"))
+        .then(RetractFact("r")),
+        Rule("fide.castling-rights-king-gone", stage="post-move", salience=20,
+             doc="A castling right goes when its king is no longer on its home square "
+                 "(a non-royal king captured, under knightmate-rules or weak-dual-king).")
+        .when(P("move"), P("castling", king_from=V.k, color=V.c).as_("r"),
+              Not(P("piece", square=V.k, type="king", color=V.c)))
         .then(RetractFact("r")),
         Rule("fide.turn-advance", stage="post-move", salience=0,
              doc="The turn passes to the other side; the fifty-move clock and move number advance.")
