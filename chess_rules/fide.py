@@ -531,8 +531,11 @@ def fide_rules() -> RuleSet:
         Rule("fide.castling-rights-king-gone", stage="post-move", salience=20,
              doc="A castling right goes when its king is no longer on its home square "
                  "(a non-royal king captured, under knightmate-rules or weak-dual-king).")
-        .when(P("move"), P("castling", king_from=V.k, color=V.c).as_("r"),
-              Not(P("piece", square=V.k, type="king", color=V.c)))
+        # the move event last: the right-without-its-king part stays matched in the
+        # network (and is empty in play), so a move joins nothing here; with the
+        # event first, every move would build a token per castling right
+        .when(P("castling", king_from=V.k, color=V.c).as_("r"),
+              Not(P("piece", square=V.k, type="king", color=V.c)), P("move"))
         .then(RetractFact("r")),
         Rule("fide.turn-advance", stage="post-move", salience=0,
              doc="The turn passes to the other side; the fifty-move clock and move number advance.")

@@ -187,3 +187,20 @@ def test_legal_moves_sorted_and_fen_accessors():
     assert u == sorted(u) and len(u) == 48
     assert g.turn == "white" and g.castling_rights() == "KQkq"
     assert g.piece_at("e1").values["type"] == "king"
+
+
+def test_castling_rights_go_with_a_captured_non_royal_king():
+    """fide.castling-rights-king-gone: with kings not royal, taking one ends its rights
+    (and pop brings them back)."""
+    from chess_rules.fide import fide_rules
+    rs = fide_rules()
+    rs.royal_types = {"white": (), "black": ()}
+    rs.remove("fide.king-capture-illegal")
+    fen = "r3k2r/8/8/8/8/8/4Q3/R3K2R w KQkq - 0 1"
+    g = Game(fen, ruleset=rs)
+    g.push("e2e8")
+    assert g.castling_rights() == "KQ"
+    g.pop()
+    assert g.fen() == fen
+    g.push("e2e3")
+    assert g.castling_rights() == "KQkq"
