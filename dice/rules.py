@@ -219,6 +219,27 @@ def dice_productions() -> list[Rule]:
     ]
 
 
+def _gate_movers(rs: RuleSet) -> None:
+    """Each generate-stage production that moves one piece type (a ``piece``
+    pattern with a constant ``type``) gets the condition that a die of that type
+    is left: the same production, matched only while its piece has a die. This
+    is an optimisation; ``dice.die-filter`` is what makes it a rule (castling,
+    promoted pieces, productions moving several types)."""
+    from rete.model import Exists, Pattern, as_production
+    for name, prod in list(rs.productions.items()):
+        prod = as_production(prod)
+        if prod.stage != "generate":
+            continue
+        types = [dict(c.slots).get("type") for c in prod.conditions
+                 if isinstance(c, Pattern) and c.template == "piece"]
+        if len(types) != 1 or not isinstance(types[0], str):
+            continue
+        gated = prod.replace(conditions=tuple(prod.conditions)
+                             + (Exists(P("die", type=types[0])),))
+        rs.productions[name] = gated
+        rs.history.append(("gate", name, ORIGIN))
+
+
 def dice_rules(base: RuleSet | None = None) -> RuleSet:
     """Dice Chess as a rule set: ``base`` (FIDE by default) edited as described above.
 
@@ -243,6 +264,7 @@ def dice_rules(base: RuleSet | None = None) -> RuleSet:
         .then(Call("dice-clock", V.m)), ORIGIN)
     for r in dice_productions():
         rs.add(r, ORIGIN)
+    _gate_movers(rs)
     rs.setup_hooks.append(setup_dice)
     rs.config["dice"] = True
     rs.config["strict-ep"] = False

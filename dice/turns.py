@@ -17,7 +17,7 @@ Every function takes and returns DFEN text and never changes its input.
 from __future__ import annotations
 
 import random
-from collections import Counter
+from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 
 from chess_rules.errors import MoveParseError
@@ -215,9 +215,29 @@ def _tree_of(game: DiceGame, dfen: str) -> TurnTree:
     return TurnTree(dfen, nodes, most, tuple(game.dice()))
 
 
+_CACHE: "OrderedDict[str, TurnTree]" = OrderedDict()
+_CACHE_SIZE = 64
+
+
 def turn_tree(dfen: str) -> TurnTree:
-    """The legal turns of ``dfen`` (see :class:`TurnTree`)."""
-    return _tree_of(DiceGame(dfen), dfen)
+    """The legal turns of ``dfen`` (see :class:`TurnTree`).
+
+    The last few trees are kept, keyed by the exact DFEN text, so that walking a
+    turn (``playable_dice`` and ``apply_move`` after each micro-move) does not
+    rebuild them; the returned tree is shared and must not be changed
+    (``to_dict`` gives fresh dicts).
+    """
+    if not isinstance(dfen, str):
+        parse_dfen(dfen)                # raises the typed error
+    tree = _CACHE.get(dfen)
+    if tree is not None:
+        _CACHE.move_to_end(dfen)
+        return tree
+    tree = _tree_of(DiceGame(dfen), dfen)
+    _CACHE[dfen] = tree
+    if len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return tree
 
 
 # ---------------------------------------------------------------- the API
@@ -248,7 +268,7 @@ def apply_move(dfen: str, uci: str) -> str:
         raise MoveParseError(uci, "UCI text must be a string")
     u = _norm(uci)
     frm, to, promo = parse_uci(u)
-    tree = _tree_of(game, dfen)
+    tree = turn_tree(dfen)
     if u in tree.nodes:
         game.push(u)
         return game.dfen()
