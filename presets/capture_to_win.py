@@ -58,10 +58,10 @@ def apply(rules, config) -> None:
     rules.replace(Rule("fide.stalemate-draw", stage="result", salience=40,
                        doc="capture-to-win: a side to move with no legal move draws, in check "
                            "or not.")
-                  .when(P("status", color=V.c, moves=0), Not(P("result")))
+                  .when(P("status", color=V.c, moves=0))
                   .then(Assert("result", True, winner="draw", reason="no legal move")))
     rules.replace(Rule("fide.insufficient-material", stage="result", salience=30,
                        doc="capture-to-win: with nothing but royal pieces left no capture can "
                            "happen: a draw.")
-                  .when(P("status").as_("s"), Not(P("result")))
+                  .when(P("status").as_("s"))
                   .then(Call("capture-to-win.nothing-capturable", V.s)))

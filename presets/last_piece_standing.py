@@ -20,7 +20,7 @@ Rulings (spec, DECISIONS.md, and ours where marked):
   rule or a repetition draws it.
 * (ours) Promotion is unchanged (no promotion to a king).
 """
-from rete import Assert, Expr, Not, P, Rule, V
+from rete import Assert, Exists, Expr, Not, P, Rule, V
 
 from .base import PresetMeta
 
@@ -44,11 +44,11 @@ def apply(rules, config) -> None:
     rules.replace(Rule("fide.checkmate-win", stage="result", salience=50,
                        doc="last-piece-standing (annihilation): a side to move with no pieces "
                            "left loses.")
-                  .when(P("status", color=V.c), Not(P("piece", color=V.c)), Not(P("result")))
+                  .when(P("status", color=V.c), Not(P("piece", color=V.c)))
                   .then(Assert("result", True, winner=Expr("opposite", V.c),
                                reason="annihilation")))
     rules.replace(Rule("fide.stalemate-draw", stage="result", salience=40,
                        doc="last-piece-standing: a side to move with no legal move loses.")
-                  .when(P("status", color=V.c, moves=0), Not(P("result")))
+                  .when(P("status", color=V.c, moves=0), Exists(P("piece", color=V.c)))
                   .then(Assert("result", True, winner=Expr("opposite", V.c),
                                reason="no legal move")))
