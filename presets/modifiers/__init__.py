@@ -1,10 +1,18 @@
 """Custom modifiers: JSON descriptors of trigger and effect primitives, attached to
-pieces and run after every move by a 12-stage dispatcher.
+pieces and run after every move by a 12-stage dispatcher (RULES-spec.md "Trigger
+Primitives").
 
-Descriptor format (version 1)
------------------------------
+    from presets.modifiers import attach
+    rules = attach(load("piece-hp"), "nomad", squares=["g1"])   # a gallery recipe
+    rules = attach(rules, "my-modifier.json")                  # a file; its appliesTo
+    houserules moves FEN --preset piece-hp --modifier my-modifier.json
+    houserules modifiers schema | list | check FILE.json
 
-A descriptor is a JSON object (JSON Schema: ``houserules modifiers schema``)::
+In a scenario file: ``modifier NAME-OR-FILE.json on SQUARE ...``.
+
+# Descriptor format (version 1)
+
+A descriptor is a JSON object (JSON Schema: ``houserules modifiers schema``):
 
     {"version": 1, "id": "berserker", "name": "Berserker",
      "description": "...", "requires": [],
@@ -13,105 +21,147 @@ A descriptor is a JSON object (JSON Schema: ``houserules modifiers schema``)::
        {"kind": "on-move", "params": {"primitives": [
          {"kind": "add-to-attribute", "params": {"attr": "AttackBonus", "delta": 1}}]}}]}
 
-``primitives`` are applied, in order, to each piece the descriptor is attached to,
-when the game starts: an effect primitive acts at once on that piece, a trigger
-primitive seeds its ``On*Hooks`` attribute on it, and a top-level ``conditional``
-becomes a standing hook evaluated after every move (dispatch stage 10).
+``attach(ruleset, descriptor, squares=None, base_dir=None)`` returns a copy of the
+rule set. When a game starts, the descriptor's ``primitives`` are applied, in
+order, to each piece standing on ``squares`` (or, without squares, each piece
+``appliesTo`` selects: colour, piece types, squares; by default every piece). At
+the top level an effect primitive acts at once on that piece, a trigger
+primitive seeds its ``On*Hooks`` attribute on it, and a ``conditional`` becomes a
+standing hook evaluated after every move (dispatch stage 10). ``requires`` names
+presets the descriptor needs; a descriptor that reads or writes ``Hp`` or uses
+``on-damaged`` needs ``piece-hp`` whether it says so or not.
 
-Effect primitives (``kind`` / ``params``):
+# Effect primitives
 
-``add-to-attribute``  ``{attr, delta}``: attr += delta (whole numbers, -100..100).
-``seed-attribute``    ``{attr, value}``: attr = value.
-``add-aura``          ``{radius, targetAttr, delta, affects?}``: the piece projects an
-                      aura: every piece within ``radius`` (king distance; the
-                      source excluded) of the ``affects`` side (``allies``, the
-                      default, ``enemies`` or ``all``) has ``targetAttr`` = the sum
-                      of the auras on it, recomputed at stage 1 and whenever an aura
-                      is added.
-``set-capture-flag``  ``{flag: 0|1}``: CaptureFlag; a piece with CaptureFlag 1 may not
-                      capture (``modifiers.capture-flag``, filter stage), 0 re-arms it.
-``conditional``       ``{if: Condition, then: [...], else: [...]}``. A Condition's
-                      fields must all hold (at least one): ``attr``/``op``/``value``
-                      (the hooked piece's attribute; ``op`` one of == != < <= > >=),
-                      ``pieceType``, ``color``, ``inCheck`` (a royal piece attacked
-                      now), ``sideToMove``, ``square`` (a square filter) and
-                      ``event`` (fields of ``ctx.event`` equal to these).
-``set-board-topology`` ``{topology: plain|cylinder}``: top level only; builds the rule
-                      set on that board (``cylinder`` is the ``wrap-board`` geometry).
+* ``add-to-attribute`` ``{attr, delta}``: attr += delta (whole numbers, -100..100).
+* ``seed-attribute`` ``{attr, value}``: attr = value.
+* ``add-aura`` ``{radius, targetAttr, delta, affects}``: the piece projects an aura.
+  Every piece within ``radius`` (king distance, 1..7; the source excluded) on the
+  ``affects`` side (``allies``, the default, ``enemies`` or ``all``) has
+  ``targetAttr`` equal to the sum of the auras on it, recomputed at stage 1 and
+  whenever an aura is added; an aura lives as long as its source.
+* ``set-capture-flag`` ``{flag: 0|1}``: the piece's CaptureFlag. A piece with
+  CaptureFlag 1 may not capture (``modifiers.capture-flag``, filter stage); 0
+  re-arms it.
+* ``conditional`` ``{if, then, else}``: runs ``then`` when the condition holds, else
+  ``else``. A condition's fields must all hold (at least one is given):
+  ``attr``/``op``/``value`` (an attribute of the hooked piece; ``op`` one of
+  ``== != < <= > >=``), ``pieceType``, ``color``, ``inCheck`` (a royal piece
+  attacked now), ``sideToMove``, ``square`` (a square filter), ``event`` (fields of
+  ``ctx.event`` equal to these).
+* ``set-board-topology`` ``{topology: plain|cylinder}``: top level only; the rule
+  set is built on that board (``cylinder`` is the ``wrap-board`` geometry). It is
+  refused on top of another topology or of presets that rewrote movement rules.
 
-Trigger primitives take ``{target?, primitives}`` (``target`` defaults to
-``self``); ``on-turn-start`` and ``on-turn-end`` also ``color``
-(``white``/``black``/``both``, default both), ``on-moved-onto-square`` a
-``filter``: ``{"kind": "squares", "squares": [27, 28]}`` or ``{"kind":
-"predicate", "file": 0..7, "rank": 0..7}`` (at least one of file and rank).
+# Trigger primitives
 
-Attributes are PascalCase names. ``Hp`` is piece-hp's hit points (a descriptor
-that reads or writes it, or uses ``on-damaged``, needs ``--preset piece-hp``; hp
-falling to 0 removes the piece, and a side that loses its last royal piece that
-way loses); ``PieceType`` is the piece's type (``seed-attribute`` only, never to or
-from a royal type); ``CaptureFlag`` is 0 or 1. Every other name is a whole number
-starting at 0, stored in a piece slot (``AttackBonus`` -> ``attack-bonus``) and
-written in the extended position (``attack-bonus:e4=2``). ``Color``, ``Position``,
-``Square``, ``Moved`` and ``Type`` are read-only, and a name whose slot another
-preset already gave the piece is refused at attach.
+Each takes ``{target, primitives}`` (``target`` defaults to ``self``);
+``on-turn-start`` and ``on-turn-end`` also ``color`` (``white``, ``black`` or
+``both``, the default), ``on-moved-onto-square`` a ``filter``: ``{"kind":
+"squares", "squares": [27, 28]}`` or ``{"kind": "predicate", "file": 0..7,
+"rank": 0..7}`` with at least one of file and rank. Before each nested primitive
+the dispatcher sets ``ctx.event`` and ``ctx.target`` (the hook's target):
+
+| trigger | stage | fires on | ``ctx.event`` |
+|---|---|---|---|
+| ``on-damaged`` | 2 | a piece whose hp fell | kind damaged, amount, attackerId, defenderId |
+| ``on-capture`` | 3 | the attacker of a capture | kind capture, attackerId, defenderId, lethal, square |
+| ``on-captured`` | 4 | the lethally captured defender | kind capture, attackerId, defenderId, lethal, square |
+| ``on-promotion`` | 5 | a pawn whose type flipped | kind promotion, promotedFrom, promotedTo |
+| ``on-move`` | 6 | every piece whose square changed | kind move, from, to, moverId |
+| ``on-moved-onto-square`` | 7 | the same, destination in the filter | kind moved-onto-square, from, to |
+| ``on-check-received`` | 8 | a royal piece newly in check | kind check-received, attackerIds, defenderId |
+| ``on-check-delivered`` | 9 | a piece newly attacking an enemy royal | kind check-delivered, attackerId, defenderId, discovered |
+| (top-level ``conditional``) | 10 | every piece holding one | kind after-move, moverId |
+| ``on-turn-end`` | 11 | hooks of the mover's colour (or both) | kind turn-end, color |
+| ``on-turn-start`` | 12 | hooks of the next side's colour (or both) | kind turn-start, color |
 
 Target resolvers: ``"self"`` (the hooked piece), ``"attacker"`` and ``"defender"``
-(from ``ctx.event``: ``attackerId``/``attackerIds``, ``defenderId``),
-``{"squares": [..]}`` (the pieces standing there now) and ``{"relation":
-"ally"|"enemy", "filter": {"pieceType": ..}}`` (allies, the hooked piece excluded,
-or enemies of the hooked piece).
+(``attackerId``/``attackerIds`` and ``defenderId`` of ``ctx.event``),
+``{"squares": [..]}`` (the pieces standing there now), ``{"relation":
+"ally"|"enemy", "filter": {"pieceType": ..}}`` (allies of the hooked piece, itself
+excluded, or its enemies).
 
-Validation: version must be 1; every ``kind`` one of the 16 kinds; primitives
-nested at most MAX_RECURSION_DEPTH = 3 levels (a top-level primitive is level 1,
-its nested primitives level 2, a conditional's branches count as a level); at most
-MAX_PRIMITIVE_COUNT = 50 nodes per descriptor; parameters per the schema (unknown
-fields refused). A refusal is a :class:`DescriptorError` (``DescriptorVersionError``,
-``UnknownKindError``, ``RecursionDepthError``, ``PrimitiveCountError``,
-``BadParamsError``; all :class:`chess_rules.errors.ChessError`) whose ``path`` is a
-JSON path (``$.primitives[0].params.delta``) and ``reason`` says why. ``attach``
-works on a copy: a refused descriptor changes nothing.
+# Attributes
 
-Dispatch: after every move (apply, post-move and turn-end stages done), twelve
-agenda stages run, in this order: ``mod.auras``, ``mod.damaged``, ``mod.capture``,
+Attributes are PascalCase names. ``Hp`` is piece-hp's hit points: hp falling to
+0 removes the piece, and a side that loses its last royal piece that way loses.
+``PieceType`` is the piece's type (``seed-attribute`` only; never to a king, never
+changes a royal piece). ``CaptureFlag`` is 0 or 1. Every other name is a whole
+number starting at 0, kept in a piece slot (``AttackBonus`` is ``attack-bonus``)
+and written in the extended position (``attack-bonus:e4=2``). ``Color``,
+``Position``, ``Square``, ``Moved`` and ``Type`` are read-only, and a name whose
+slot another preset already gave the piece is refused at attach.
+
+# Validation
+
+The version must be 1; every ``kind`` one of the 16 kinds; primitives nest at
+most MAX_RECURSION_DEPTH = 3 levels (a top-level primitive is level 1, its nested
+primitives level 2; a conditional's branches count as a level); at most
+MAX_PRIMITIVE_COUNT = 50 nodes per descriptor; parameters follow the schema
+(unknown fields are refused). A refusal is a :class:`DescriptorError`
+(``DescriptorVersionError``, ``UnknownKindError``, ``RecursionDepthError``,
+``PrimitiveCountError``, ``BadParamsError``; all are
+:class:`chess_rules.errors.ChessError`) whose ``path`` is a JSON path
+(``$.primitives[0].params.delta``) and whose ``reason`` says why. An unknown
+gallery name or unreadable file is an ``UnknownModifierError``; a descriptor the
+rule set cannot take (Hp without piece-hp, a topology clash) a
+``ModifierCompositionError``. ``attach`` works on a copy: a refusal changes nothing.
+
+# Dispatch
+
+After every move (its apply, post-move and turn-end stages done) twelve agenda
+stages run, in this order: ``mod.auras``, ``mod.damaged``, ``mod.capture``,
 ``mod.captured``, ``mod.promotion``, ``mod.move``, ``mod.moved-onto-square``,
 ``mod.check-received``, ``mod.check-delivered``, ``mod.conditional``,
-``mod.turn-end``, ``mod.turn-start``; then the result stage. ``Game.push`` runs them
-only for a rule set with modifiers attached (``config['extra-push-stages']``).
+``mod.turn-end``, ``mod.turn-start``; then the result stage. ``Game.push`` runs
+them, as a run of their own, only for a rule set with modifiers attached
+(``config['extra-push-stages']``): plain chess does not pay for them. The board
+before the move is recorded first thing in the apply stage
+(``modifiers.snapshot``).
 
-Rulings (spec "Trigger Primitives", and ours where marked):
+# Gallery
+
+``houserules modifiers list``; each recipe has a scenario in
+``tests/scenarios/modifiers/``: berserker, nomad, decay, rearm, sated,
+promotion-feast, stay-as-pawn, panic-mode, panic-level, berserker-king, vampire,
+stunner, center-bonus, king-row, kamikaze, martyr, the cross-reference recipe
+``tpl-pacman-style-cross-ref`` and the preset stubs ``tpl-preset-*``.
+
+# Rulings (spec "Trigger Primitives", and ours where marked)
 
 * on-turn-end fires for hooks whose colour is the mover's (or both), before any
-  on-turn-start, which fires for the next side to move: decay then heal.
-* (ours) Under a multi-move turn (double-move) neither fires until the turn passes.
-  The first turn of a game has no turn-start (nothing has moved yet).
+  on-turn-start, which fires for the next side to move: decay, then heal.
+* (ours) Under a multi-move turn (double-move) neither fires until the turn
+  passes. The first turn of a game has no turn-start (nothing has moved yet).
 * on-capture fires on the attacker of every capture (lethal or not, en passant
-  included); on-captured only when the defender is gone after the move, with the
-  defender's values from the pre-move snapshot (``ctx.event = {kind: capture,
-  attackerId, defenderId}``) and its hooks still readable; effects on ``self`` are
-  then no-ops (the piece is gone): redirect with ``target``.
-* on-damaged compares hp with the pre-move snapshot (taken first in the apply
-  stage), so damage from the capture, a push, poison or king-heals counts; damage
-  dealt by primitives during dispatch is not seen (ours).
-* on-promotion fires after the type flipped: ``ctx.event = {kind: promotion,
-  promotedFrom: pawn, promotedTo}``, and a conditional on ``pieceType`` sees the new
-  type.
-* on-move fires on every piece whose square changed: the mover, the castling rook,
-  the en-passant capturer, and (ours) a piece pushed by piece-hp; the mover first,
-  then by square. on-moved-onto-square: the same pieces, filtered by destination.
-* on-check-received: royal pieces only, edge-triggered (attacked now and not
-  attacked before the move); ``attackerIds`` lists every checking piece.
+  included); on-captured only when the defender is gone after the move. Its
+  hooks and values (type, colour, attributes: what a conditional reads) come from
+  the pre-move snapshot; effects on ``self`` are then no-ops, so redirect them
+  with ``target``.
+* on-damaged compares hp with the pre-move snapshot, so damage from the capture,
+  poison or anything else in the move counts. (ours) Damage dealt by primitives
+  during the dispatch is not seen (the snapshot is per move).
+* on-promotion fires after the type flipped; a conditional on ``pieceType`` sees
+  the new type.
+* on-move fires on every piece whose square changed: the mover, the castling
+  rook, the en-passant capturer, and (ours) a piece pushed by piece-hp; the mover
+  first, then by square. on-moved-onto-square: the same pieces, filtered by
+  destination.
+* on-check-received: royal pieces only (the active royalty set), edge-triggered:
+  attacked now and not before the move. A double check is one fresh check.
 * on-check-delivered: a piece that attacks an enemy royal piece now and did not
-  before the move; a discovered check is credited to the revealing slider, not the
-  piece that moved (``event.discovered``); a double check fires on both.
+  before the move. A discovered check is credited to the revealing slider, not
+  to the piece that moved (``event.discovered``); a double check fires on both.
 * Hooks of one piece fire in the order they were seeded; pieces in square order.
-  A hook seeded during a stage first fires at a later stage or move. A trigger
-  applied as an effect seeds its hook on the targets (once per piece).
+  A trigger applied as an effect seeds its hook on each target (once per piece
+  and hook); a hook seeded during one stage fires from the next stage on.
 * (ours) A PieceType change never touches a royal piece, and is skipped when it
-  would leave the side not to move with a royal piece attacked; after a
-  primitive changes the board, check is detected again.
-* (ours) Hooks belong to piece facts, not squares: they follow the piece, survive
-  promotion, and are not written in the extended position (a position reloaded
-  from text gets the modifiers of its attachment squares anew).
+  would leave the side not to move with a royal piece attacked; after a primitive
+  changes the board (a type, a piece removed) check is detected again.
+* (ours) Hooks belong to piece facts, not squares: they follow the piece and
+  survive promotion. They are not written in the extended position: a position
+  reloaded from text gets the modifiers of the attachment squares anew.
 """
 from __future__ import annotations
 

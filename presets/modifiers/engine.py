@@ -701,13 +701,15 @@ def check_composition(rs, d: Descriptor, reg: Registry) -> None:
     need = list(d.requires)
     probe = Registry()
     probe.register(d)
-    if probe.uses_hp and "piece-hp" not in need:
+    inferred = probe.uses_hp and "piece-hp" not in need
+    if inferred:
         need.append("piece-hp")
     missing = [p for p in need if p not in presets]
     if missing:
+        why = " (it reads or writes Hp)" if inferred and "piece-hp" in missing else ""
         raise ModifierCompositionError(
             f"modifier {d.id!r} needs preset{'s' if len(missing) > 1 else ''} "
-            f"{', '.join(repr(p) for p in missing)} (it reads or writes Hp); add "
+            f"{', '.join(repr(p) for p in missing)}{why}; add "
             + " ".join(f"--preset {p}" for p in missing))
     for n in d.primitives:
         if n.kind == "set-board-topology":
