@@ -39,7 +39,9 @@ presets the descriptor needs; a descriptor that reads or writes ``Hp`` or uses
   Every piece within ``radius`` (king distance, 1..7; the source excluded) on the
   ``affects`` side (``allies``, the default, ``enemies`` or ``all``) has
   ``targetAttr`` equal to the sum of the auras on it, recomputed at stage 1 and
-  whenever an aura is added; an aura lives as long as its source.
+  whenever an aura is added; an aura lives as long as its source. An aura
+  attribute is derived: another primitive writing it is overwritten at the next
+  recompute.
 * ``set-capture-flag`` ``{flag: 0|1}``: the piece's CaptureFlag. A piece with
   CaptureFlag 1 may not capture (``modifiers.capture-flag``, filter stage); 0
   re-arms it.
@@ -129,6 +131,12 @@ stunner, center-bonus, king-row, kamikaze, martyr, the cross-reference recipe
 ``tpl-pacman-style-cross-ref`` and the preset stubs ``tpl-preset-*``.
 
 # Rulings (spec "Trigger Primitives", and ours where marked)
+
+* (ours) The dispatch follows the chess ``turn-end`` stage (poison, king-heals),
+  so on-damaged sees poison damage, and precedes ``result``, so a side whose last
+  royal piece a primitive destroys has lost at once. The stages run as a run of
+  their own: a change a primitive makes never re-fires an earlier stage's
+  production (a Stay-As-Pawn pawn on the last rank is not promoted again).
 
 * on-turn-end fires for hooks whose colour is the mover's (or both), before any
   on-turn-start, which fires for the next side to move: decay, then heal.

@@ -253,3 +253,11 @@ def test_attribute_names_that_would_clobber_piece_slots_are_refused():
     rs.templates["piece"] = rs.templates["piece"].extended("charge", defaults={"charge": 0})
     with pytest.raises(ModifierCompositionError, match="charge"):
         attach(rs, desc(add("Charge", 1)), squares=["a1"])
+
+
+@pytest.mark.parametrize("name", gallery_names())
+def test_gallery_descriptors_round_trip_through_the_models(name):
+    d = load_descriptor(name)
+    again = validate_descriptor(d.model_dump(by_alias=True, exclude_none=True))
+    assert again == d
+    assert validate_descriptor(d) == d
