@@ -97,8 +97,9 @@ def choose_turn(dfen: str, bot: str, rng: random.Random, tree=None) -> tuple[str
     scored: list = []
     _leaves(game, tree.nodes, [], scored, color)
     if bot == "odds":
+        rng.shuffle(scored)
         scored.sort(key=lambda t: -t[1])
-        top = scored[:12]
+        top = scored[:24]
         rescored = []
         for path, score in top:
             if score < 10_000:

@@ -1,0 +1,103 @@
+"""``houserules dice ...``: output formats are a contract; errors to stderr, exit 2."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from chess_rules.cli import main
+from dice import legal_turn_tree, legal_uci_moves
+
+EXAMPLE = "8/8/8/2k5/8/1N6/2P5/K7 w - - 0 1 NPP"
+START_QRN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 QRN"
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_moves_sorted_one_per_line(capsys):
+    code, out, err = run(capsys, "dice", "moves", EXAMPLE)
+    assert code == 0 and err == ""
+    assert out.splitlines() == ["b3a5", "b3c1", "b3c5", "b3d2", "b3d4", "c2c3", "c2c4"]
+
+
+def test_dfen_given_as_seven_words(capsys):
+    code, out, _ = run(capsys, "dice", "moves", *EXAMPLE.split())
+    assert code == 0 and out.splitlines() == legal_uci_moves(EXAMPLE)
+
+
+def test_tree_is_json_with_empty_leaves(capsys):
+    code, out, _ = run(capsys, "dice", "tree", EXAMPLE)
+    assert code == 0
+    tree = json.loads(out)
+    assert tree == legal_turn_tree(EXAMPLE)
+    assert tree["c2c4"] == {"b3c5": {}}
+
+
+def test_tree_of_a_roll_without_moves(capsys):
+    code, out, _ = run(capsys, "dice", "tree",
+                       "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 QBK")
+    assert code == 0 and json.loads(out) == {}
+
+
+def test_playable(capsys):
+    assert run(capsys, "dice", "playable", START_QRN)[1].strip() == "[2, 4]"
+    assert json.loads(run(capsys, "dice", "playable", START_QRN, "b1a3")[1]) == [4]
+    assert json.loads(run(capsys, "dice", "playable", START_QRN, "b1a3", "a1b1")[1]) == []
+    assert run(capsys, "dice", "playable", START_QRN, "a1b1")[1].strip() == "null"
+    # seven words, then the moves
+    assert json.loads(run(capsys, "dice", "playable", *START_QRN.split(), "b1c3")[1]) == [4]
+
+
+def test_apply_end_roll(capsys):
+    code, out, _ = run(capsys, "dice", "apply", EXAMPLE, "c2c4")
+    assert code == 0 and out.strip() == "8/8/8/2k5/2P5/1N6/8/K7 w - c3 0 1 NP"
+    code, out, _ = run(capsys, "dice", "end", "8/8/8/2k5/2P5/1N6/8/K7 w - c3 0 1 -")
+    assert code == 0 and out.strip() == "8/8/8/2k5/2P5/1N6/8/K7 b - c3 0 1 -"
+    code, a, _ = run(capsys, "dice", "roll", "8/8/8/2k5/2P5/1N6/8/K7 b - c3 0 1 -", "--seed", "5")
+    code2, b, _ = run(capsys, "dice", "roll", "8/8/8/2k5/2P5/1N6/8/K7 b - c3 0 1 -", "--seed", "5")
+    assert code == code2 == 0 and a == b
+    dice_field = a.split()[6]
+    assert len(dice_field) == 3 and set(dice_field) <= set("PNBRQK")
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["dice", "apply", EXAMPLE, "a1a2"], "no king die"),
+    (["dice", "apply", EXAMPLE, "b3b5"], "b3b5"),
+    (["dice", "apply", "8/8/8/2k5/2P5/1N6/8/K7 w - c3 0 1 NP", "b3c1"], None),
+    (["dice", "end", EXAMPLE], "legal micro-move is left"),
+    (["dice", "moves", "8/8/8/2k5/8/1N6/2P5/K7 w - - 0 1 NPX"], "bad DFEN (dice)"),
+    (["dice", "roll", EXAMPLE], "already rolled"),
+    (["dice", "apply", EXAMPLE], "one UCI"),
+])
+def test_errors_go_to_stderr_with_exit_2(capsys, argv, words):
+    code, out, err = run(capsys, *argv)
+    if words is None:           # b3c1 is legal judged afresh after c2c4: not an error
+        assert code == 0 and out.strip().endswith(" P")
+        return
+    assert code == 2 and out == ""
+    assert err.startswith("houserules: error:") and words in err
+
+
+def test_play_a_whole_game_between_bots(capsys):
+    code, out, _ = run(capsys, "dice", "play", "--seed", "3", "--max-turns", "6",
+                       "--white", "random", "--black", "random")
+    assert code == 0
+    assert "rolls" in out and out.strip().splitlines()[-1].startswith("result:")
+
+
+def test_console_script_subprocess():
+    r = subprocess.run([sys.executable, "-m", "chess_rules.cli", "dice", "moves", START_QRN],
+                       capture_output=True, text=True, timeout=120)
+    if r.returncode != 0 and "No module named chess_rules.cli.__main__" in r.stderr:
+        r = subprocess.run([sys.executable, "-c",
+                            "import sys; from chess_rules.cli import main; sys.exit(main())",
+                            "dice", "moves", START_QRN], capture_output=True, text=True,
+                           timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["b1a3", "b1c3", "g1f3", "g1h3"]
