@@ -26,10 +26,36 @@ SETUP_KINDS = {"presets", "config", "fen", "layout", "place", "remove", "rules",
 FACES = {"1", "2", "3", "4", "5", "6"}
 
 
+class _GluedKeyword(Exception):
+    def __init__(self, kw, nxt):
+        self.kw, self.nxt = kw, nxt
+
+
+class _KeywordsStandAlone:
+    """Post-lexer: a keyword must be a whole word (``moves`` is not ``move`` + ``s``)."""
+
+    always_accept = ()
+
+    def __init__(self):
+        self.keywords: set[str] = set()
+
+    def process(self, stream):
+        prev = None
+        for tok in stream:
+            if prev is not None and prev.type in self.keywords and tok.type != "_NL" \
+                    and tok.start_pos == prev.end_pos:
+                raise _GluedKeyword(prev, tok)
+            prev = tok
+            yield tok
+
+
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", lexer="contextual",
-                propagate_positions=True, maybe_placeholders=False)
+    post = _KeywordsStandAlone()
+    lark = Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", lexer="contextual",
+                propagate_positions=True, maybe_placeholders=False, postlex=post)
+    post.keywords = {t.name for t in lark.terminals if t.pattern.type == "str"}
+    return lark
 
 
 def parse_file(path: str | Path) -> list[Scenario]:
@@ -50,6 +76,10 @@ def parse_text(text: str, file: str = "<string>") -> list[Scenario]:
         tree = _parser().parse(text)
     except UnexpectedInput as e:
         raise _syntax_error(e, text, file) from None
+    except _GluedKeyword as g:
+        word = g.kw.value + (str(g.nxt).split() or [""])[0]
+        raise ScenarioError(f"unknown {_what(text, g.kw.start_pos)} {word!r}", file,
+                            g.kw.line, g.kw.column) from None
     try:
         scenarios = _Build(file).transform(tree)
     except VisitError as e:
@@ -70,14 +100,32 @@ def parse_text(text: str, file: str = "<string>") -> list[Scenario]:
 def _keywords(names) -> list[str]:
     out = []
     for name in names:
+        if name == "$END":
+            out.append("end of file")
+            continue
         t = _parser().get_terminal(name)
         if t.pattern.type == "str":
-            out.append(t.pattern.value)
+            out.append(repr(t.pattern.value))
         elif name == "_NL":
             out.append("end of line")
         else:
             out.append({"WORD": "a word", "REST": "text", "STRING": '"name"'}.get(name, name))
     return sorted(set(out))
+
+
+def _what(text: str, pos: int) -> str:
+    """'statement' for the first word of a line, 'expectation' after 'expect', else 'word'."""
+    line_start = text.rfind("\n", 0, pos) + 1
+    before = text[line_start:pos].split()
+    if not before:
+        return "statement"
+    if before == ["expect"]:
+        return "expectation"
+    return "word"
+
+
+def _quoted(kws):
+    return [k if k.startswith(("a ", "end of", "text", '"')) else repr(k) for k in kws]
 
 
 def _syntax_error(e: UnexpectedInput, text: str, file: str) -> ScenarioError:
@@ -87,22 +135,36 @@ def _syntax_error(e: UnexpectedInput, text: str, file: str) -> ScenarioError:
         return ScenarioError("unexpected end of file", file, len(lines), 1)
     if isinstance(e, UnexpectedCharacters):
         allowed = set(e.allowed or ())
-        word = re.match(r"\S*", text[e.pos_in_stream:]).group(0)
+        pos = e.pos_in_stream
+        word = re.match(r"\S*", text[pos:]).group(0)
     else:
         assert isinstance(e, UnexpectedToken)
         allowed = set(e.accepts or e.expected or ())
-        word = "end of line" if e.token.type == "_NL" else str(e.token)
+        pos = getattr(e.token, "start_pos", None)
+        word = "end of line" if e.token.type == "_NL" else \
+            "end of file" if e.token.type == "$END" else (str(e.token).split() or [""])[0]
+        if e.token.type in ("_NL", "$END"):
+            pos = None
+    if pos and not text[pos - 1].isspace():          # glued to a keyword: 'checkmates'
+        start = pos
+        while start > 0 and not text[start - 1].isspace():
+            start -= 1
+        word = re.match(r"\S*", text[start:]).group(0)
+        return ScenarioError(f"unknown {_what(text, start)} {word!r}", file, line,
+                             col - (pos - start))
     kws = _keywords(allowed)
+    kws = [k.strip("'") if k.startswith("'") else k for k in kws]
     if "scenario" in kws and "move" not in kws:
         msg = f"expected 'scenario \"name\"' before {word!r}"
     elif "move" in kws and "presets" in kws:
-        msg = f"unknown statement {word!r} (statements: {', '.join(k for k in kws if k != 'end of line')})"
+        stmts = [k for k in kws if k not in ("end of line", "end of file")]
+        msg = f"unknown statement {word!r} (statements: {', '.join(stmts)})"
     elif "legal" in kws and "perft" in kws:
         msg = f"unknown expectation 'expect {word}' (expectations: {', '.join(kws)})"
     elif word == "end of line":
-        msg = f"this statement is incomplete: expected {' or '.join(kws)}"
+        msg = f"this statement is incomplete: expected {' or '.join(_quoted(kws))}"
     else:
-        msg = f"unexpected {word!r}: expected {' or '.join(kws)}"
+        msg = f"unexpected {word!r}: expected {' or '.join(_quoted(kws))}"
     return ScenarioError(msg, file, line, col)
 
 
@@ -407,10 +469,9 @@ class _Build(Transformer):
 
     @v_args(meta=True)
     def exp_playable(self, meta, toks):
-        faces = self._faces(toks, allow_none=("null", "none"))
-        if faces is None:
+        if len(toks) == 1 and str(toks[0]) == "null":
             return self._e("playable", meta, [], text="null")
-        return self._e("playable", meta, faces)
+        return self._e("playable", meta, self._faces(toks) or [])
 
     @v_args(meta=True)
     def exp_check(self, meta, toks):

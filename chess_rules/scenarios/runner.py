@@ -9,7 +9,10 @@ explanation of the move involved) at the first that does not, and
 from __future__ import annotations
 
 import json
+import os
 import re
+import signal
+import threading
 from pathlib import Path
 
 from chess_rules.errors import ChessError, IllegalMoveError, MoveParseError
@@ -19,6 +22,8 @@ from chess_rules.squares import PIECE_TO_LETTER, SQUARE_NAMES, parse_square
 from .model import Arg, Expectation, Loc, Scenario, ScenarioError, Step
 
 UCI_RE = re.compile(r"^[a-h][1-8][a-h][1-8][a-zA-Z]?$")
+#: Seconds a scenario may run before it is stopped (``HOUSERULES_SCENARIO_TIMEOUT``; 0 = never).
+DEFAULT_TIMEOUT = 60.0
 FACE_LETTER = {1: "P", 2: "N", 3: "B", 4: "R", 5: "Q", 6: "K"}
 LETTER_FACE = {v: k for k, v in FACE_LETTER.items()}
 
@@ -86,7 +91,8 @@ def build_ruleset(sc: Scenario):
         except ImportError as e:
             raise _err(f"'modifier' needs presets.modifiers.attach, which is not available ({e})",
                        arg) from None
-        rs = attach(rs, arg.text, squares=list(squares), base_dir=str(base))
+        rs = attach(rs, arg.text, squares=list(squares) if squares else None,
+                    base_dir=str(base))
     return rs
 
 
@@ -184,8 +190,52 @@ def _locate_setup_error(sc: Scenario, e: Exception) -> ScenarioError:
 
 # ------------------------------------------------------------------ running
 
-def run_scenario(sc: Scenario) -> None:
-    """Run one scenario; raise :class:`ScenarioFailure` or :class:`ScenarioError`."""
+class _Timeout(BaseException):
+    pass
+
+
+def scenario_timeout() -> float:
+    raw = os.environ.get("HOUSERULES_SCENARIO_TIMEOUT")
+    try:
+        return float(raw) if raw else DEFAULT_TIMEOUT
+    except ValueError:
+        return DEFAULT_TIMEOUT
+
+
+def run_scenario(sc: Scenario, timeout: float | None = None) -> None:
+    """Run one scenario; raise :class:`ScenarioFailure` or :class:`ScenarioError`.
+
+    A scenario still running after ``timeout`` seconds (default
+    :func:`scenario_timeout`) is stopped with a :class:`ScenarioError` at the
+    statement it was running (only where SIGALRM can be used: the main thread).
+    """
+    timeout = scenario_timeout() if timeout is None else timeout
+    usable = timeout and timeout > 0 and hasattr(signal, "setitimer") and \
+        threading.current_thread() is threading.main_thread()
+    if not usable:
+        return _run_scenario(sc)
+    where: list = [sc]
+
+    def on_alarm(signum, frame):
+        raise _Timeout()
+
+    old = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, timeout)
+    try:
+        _run_scenario(sc, where)
+    except _Timeout:
+        item = where[-1]
+        what = f"while running {item.source() if isinstance(item, Expectation) else item.kind}" \
+            if isinstance(item, (Step, Expectation)) else "while setting up"
+        raise _err(f"scenario {sc.name!r} timed out after {timeout:g}s {what} "
+                   f"(HOUSERULES_SCENARIO_TIMEOUT sets the limit)",
+                   item if isinstance(item, (Step, Expectation)) else sc.loc) from None
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def _run_scenario(sc: Scenario, where: list | None = None) -> None:
     refused = [e for e in sc.expectations if e.kind == "refused"]
     if refused:
         first = refused[0]
@@ -210,16 +260,19 @@ def run_scenario(sc: Scenario) -> None:
         raise ScenarioFailure(refused[0].loc, refused[0].source(),
                               f"the setup refused with {refused[0].args[0].text}",
                               "the setup was accepted")
+    runner.where = where if where is not None else []
     runner.run()
 
 
 class _Runner:
     def __init__(self, sc: Scenario):
         self.sc = sc
-        self.played: list[str] = []
+        self.played: list[str] = []     # the moves of this game (dice: of this turn)
+        self.log: list[str] = []        # every step so far, for messages
 
     def run(self) -> None:
         for item in self.sc.body:
+            self.where.append(item)
             if isinstance(item, Step):
                 getattr(self, "step_" + item.kind.replace("-", "_"))(item)
             else:
@@ -231,8 +284,8 @@ class _Runner:
 
     # shared helpers -------------------------------------------------------
     def context(self) -> str:
-        moves = " ".join(self.played) or "(none)"
-        return f"after moves: {moves}; position: {self.position()}"
+        steps = ", ".join(self.log) or "(none)"
+        return f"after: {steps}; position: {self.position()}"
 
     def fail(self, e: Expectation, expected: str, actual: str, explanation: str | None = None,
              at: Arg | None = None):
@@ -269,10 +322,15 @@ class _Runner:
                           f"{a.text} is legal", self.explain(a.text), a)
             if e.by is not None:
                 rule, text = self.refusing_rule(a.text)
-                if rule != e.by.text:
+                # the refusing rule, or, when no rule refused it by name, a rule the
+                # explanation names (e.g. the pawn rules that do not reach that square)
+                named = rule is None and text is not None and \
+                    re.search(r"(?<![\w.-])" + re.escape(e.by.text) + r"(?![\w-])", text)
+                if rule != e.by.text and not named:
                     self.fail(e, f"{a.text} refused by {e.by.text}",
                               f"{a.text} refused by {rule}" if rule else
-                              f"{a.text} is illegal, but no rule refused it by name", text, a)
+                              f"{a.text} is illegal; no rule refused it by name and the "
+                              f"explanation does not name {e.by.text}", text, a)
 
     def _compare_moves(self, e: Expectation, actual: list[str], what: str) -> None:
         want = sorted({a.text for a in e.args})
@@ -422,6 +480,7 @@ class GameRunner(_Runner):
                 raise ScenarioFailure(a.loc, f"move {a.text}", f"{a.text} can be played",
                                       str(ex), expl, self.context()) from None
             self.played.append(m.uci())
+            self.log.append(m.uci())
 
     def step_undo(self, st: Step) -> None:
         try:
@@ -430,6 +489,7 @@ class GameRunner(_Runner):
             raise ScenarioFailure(st.loc, "undo", "a move to take back", str(ex),
                                   context=self.context()) from None
         self.played.pop()
+        self.log.append("undo")
 
     def step_end_turn(self, st: Step) -> None:
         raise _err("'end turn' is a Dice Chess step: give the position with 'dfen'", st)
@@ -582,6 +642,7 @@ class DiceRunner(_Runner):
             self._save()
             self.dfen = new
             self.played.append(u)
+            self.log.append(u)
 
     def step_end_turn(self, st: Step) -> None:
         try:
@@ -593,6 +654,7 @@ class DiceRunner(_Runner):
         self.dfen = new
         self.at_roll = None
         self.played = []
+        self.log.append("end turn")
 
     def step_roll(self, st: Step) -> None:
         if self._faces():
@@ -610,12 +672,14 @@ class DiceRunner(_Runner):
         self.dfen = format_dfen(parse_dfen(" ".join(fields)))
         self.at_roll = self.dfen
         self.played = []
+        self.log.append("roll " + " ".join(a.text for a in st.args))
 
     def step_undo(self, st: Step) -> None:
         if not self.history:
             raise ScenarioFailure(st.loc, "undo", "a step to take back", "nothing was played",
                                   None, self.context())
         self.dfen, self.at_roll, self.played = self.history.pop()
+        self.log.append("undo")
 
     # expectations --------------------------------------------------------------
     def expect_fen(self, e: Expectation) -> None:

@@ -1,0 +1,506 @@
+"""The scenario language itself: parsing, every expectation kind passing and
+failing, error positions, the CLI summary and exit status, the pytest plugin."""
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+import types
+from pathlib import Path
+
+import pytest
+
+from chess_rules.scenarios import (Expectation, ScenarioError, ScenarioFailure, Step, main,
+                                   parse_file, parse_text, run_scenario)
+
+pytest_plugins = ["pytester"]
+
+FILE = "t.hrt"
+
+
+def scen(body: str, name: str = "s") -> str:
+    """A one-scenario file with ``body`` indented under it."""
+    return f'scenario "{name}"\n' + textwrap.indent(textwrap.dedent(body).strip("\n"), "  ") + "\n"
+
+
+def run(text: str, file: str = FILE) -> None:
+    for sc in parse_text(text, file):
+        run_scenario(sc)
+
+
+def fails(text: str, file: str = FILE) -> ScenarioFailure:
+    with pytest.raises(ScenarioFailure) as ei:
+        run(text, file)
+    return ei.value
+
+
+def error(text: str, file: str = FILE) -> ScenarioError:
+    with pytest.raises(ScenarioError) as ei:
+        run(text, file)
+    return ei.value
+
+
+# ---------------------------------------------------------------- parsing
+
+DOC_EXAMPLE = """\
+# Pawns that step backward never capture.
+scenario "backward pawn cannot capture"
+  presets pawns-move-backward
+  fen 4k3/8/8/8/4P3/3p4/8/4K3 w - - 0 1
+  expect illegal e4d3 by fide.pawn-capture
+  expect legal e4e3
+"""
+
+
+def test_parse_the_documented_example():
+    [sc] = parse_text(DOC_EXAMPLE, FILE)
+    assert sc.name == "backward pawn cannot capture"
+    assert (sc.file, sc.line) == (FILE, 2)
+    assert [a.text for a in sc.setup.presets] == ["pawns-move-backward"]
+    assert sc.setup.fen.text == "4k3/8/8/8/4P3/3p4/8/4K3 w - - 0 1"
+    ill, leg = sc.expectations
+    assert (ill.kind, [a.text for a in ill.args], ill.by.text) == ("illegal", ["e4d3"], "fide.pawn-capture")
+    assert (ill.line, ill.column) == (5, 3)
+    assert ill.args[0].loc.column == 18
+    assert (leg.kind, leg.line, leg.by) == ("legal", 6, None)
+    assert sc.steps == []
+
+
+def test_the_documented_example_runs():
+    run(DOC_EXAMPLE)
+
+
+def test_several_scenarios_comments_and_blank_lines():
+    text = """
+# a header comment
+
+scenario "one"   # trailing comment
+  # a comment line inside
+  move e2e4 e7e5   # two moves
+
+  expect turn white
+scenario "two"
+  move Nf3 Qxf7#
+"""
+    one, two = parse_text(text, FILE)
+    assert (one.name, one.line, two.name, two.line) == ("one", 4, "two", 9)
+    assert [(type(b).__name__, b.kind) for b in one.body] == [("Step", "move"), ("Expectation", "turn")]
+    assert [a.text for a in one.steps[0].args] == ["e2e4", "e7e5"]
+    # '#' inside a word is SAN's mate sign, not a comment
+    assert [a.text for a in two.steps[0].args] == ["Nf3", "Qxf7#"]
+
+
+def test_setup_statements_are_read_into_the_setup():
+    text = scen("""
+        presets piece-hp king-heals
+        config monster-rules.scope=white extinction-chess.target_type=knight x.n=3 x.flag=true
+        layout pawns-only
+        place Qd4 ke8
+        remove a2 h7
+        rules my.hr
+        modifier stunner on b2 c3
+        modifier rage.json
+    """)
+    s = parse_text(text, FILE)[0].setup
+    assert [a.text for a in s.presets] == ["piece-hp", "king-heals"]
+    assert s.config == {"monster-rules": {"scope": "white"},
+                        "extinction-chess": {"target_type": "knight"},
+                        "x": {"n": 3, "flag": True}}
+    assert s.layout.text == "pawns-only"
+    assert [(l, q) for l, q, _ in s.place] == [("Q", "d4"), ("k", "e8")]
+    assert [q for q, _ in s.remove] == ["a2", "h7"]
+    assert [a.text for a in s.rules] == ["my.hr"]
+    assert [(a.text, sq) for a, sq in s.modifiers] == [("stunner", ["b2", "c3"]), ("rage.json", [])]
+
+
+def test_moves_from_accepts_the_colon_attached_or_apart():
+    for text in ("expect moves from g1: g1f3 g1h3", "expect moves from g1 : g1f3 g1h3",
+                 "expect moves from g1 :g1f3 g1h3"):
+        [e] = parse_text(scen(text), FILE)[0].expectations
+        assert e.kind == "moves-from" and e.square.text == "g1"
+        assert [a.text for a in e.args] == ["g1f3", "g1h3"]
+    run(scen("expect moves from g1: g1f3 g1h3"))
+
+
+def test_place_and_remove_edit_the_position():
+    run(scen("""
+        layout pawns-only
+        place Qd4 ra8
+        remove a2 h7
+        expect fen r3k3/ppppppp1/8/8/3Q4/8/1PPPPPPP/4K3 w - - 0 1
+    """))
+
+
+# ---------------------------------------------------------------- every expectation, both ways
+
+FOOLS_MATE = "move f2f3 e7e5 g2g4 d8h4"
+STALEMATE = "fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"
+CORNER = "fen 6k1/8/8/8/8/8/8/K6R w - - 0 1"
+
+# (name, body that passes, body that fails, fragments the failure report must contain)
+KINDS = [
+    ("legal", "expect legal e2e4 g1f3", "expect legal e2e4 e2e5",
+     ["t.hrt:2:21", "expected: e2e5 is legal", "actual:   e2e5 is illegal",
+      "explanation: e2e5: illegal - no rule moves the pawn on e2 to e5"]),
+    ("illegal", "expect illegal e2e5 e1e2", "expect illegal e2e4",
+     ["expected: e2e4 is illegal", "actual:   e2e4 is legal",
+      "explanation: e2e4: legal - generated by fide.pawn-double-push"]),
+    ("illegal-by", "fen 4kr2/8/8/8/8/8/8/R3K2R w KQ - 0 1\nexpect illegal e1g1 by fide.castling",
+     "fen 4kr2/8/8/8/8/8/8/R3K2R w KQ - 0 1\nexpect illegal e1g1 by fide.check-resolution",
+     ["expected: e1g1 refused by fide.check-resolution", "actual:   e1g1 refused by fide.castling",
+      "explanation: e1g1: refused by fide.castling - f1 is attacked"]),
+    ("moves", f"{CORNER}\nexpect moves a1a2 a1b1 a1b2 h1h2 h1h3 h1h4 h1h5 h1h6 h1h7 h1h8 "
+              "h1g1 h1f1 h1e1 h1d1 h1c1 h1b1",
+     f"{CORNER}\nexpect moves a1a2 a1b1 a1b2 a1a3",
+     ["missing (illegal): a1a3", "unexpected (legal): h1b1", "explanation: a1a3: illegal"]),
+    ("moves-none", f"{STALEMATE}\nexpect moves none", "expect moves none",
+     ["expected: legal moves: none", "actual:   legal moves: a2a3"]),
+    ("moves-from", "expect moves from g1: g1f3 g1h3", "expect moves from g1: g1f3 g1e2",
+     ["expected: legal moves from g1: g1e2 g1f3", "unexpected (legal): g1h3",
+      "explanation: g1e2: illegal - e2 holds white's own pawn"]),
+    ("count", "expect count 20", "expect count 21", ["expected: 21 legal moves", "actual:   20 legal moves"]),
+    ("fen", "move e2e4\nexpect fen rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+     "move e2e4\nexpect fen rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1",
+     ["actual:   rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", "after: e2e4"]),
+    ("piece", "expect piece Ke1 qd8 Pe2", "expect piece Ke1 Qd8",
+     ["t.hrt:2:20", "expected: Q on d8", "actual:   q on d8"]),
+    ("empty", "expect empty e4 d5", "move e2e4\nexpect empty d5 e4",
+     ["expected: e4 is empty", "actual:   P on e4"]),
+    ("hp", "presets piece-hp\nexpect hp e2 2 \nexpect hp e1 1", "presets piece-hp\nexpect hp e1 2",
+     ["expected: 2 hp on e1", "actual:   1 hp on e1"]),
+    ("hp-without-preset", "presets piece-hp\nexpect hp d1 2", "expect hp d1 2",
+     ["has no hp (is piece-hp active?)"]),
+    ("ep", "move e2e4\nexpect ep e3", "move e2e4\nexpect ep none",
+     ["expected: en-passant targets: none", "actual:   en-passant targets: e3"]),
+    ("ep-none", "expect ep none", "expect ep e3", ["actual:   en-passant targets: none"]),
+    ("check", f"{FOOLS_MATE}\nexpect check", "expect check",
+     ["expected: white (to move) is in check", "actual:   white is not in check"]),
+    ("not-check", "expect not check", f"{FOOLS_MATE}\nexpect not check", ["actual:   white is in check"]),
+    ("checkmate", f"{FOOLS_MATE}\nexpect checkmate", f"{STALEMATE}\nexpect checkmate",
+     ["expected: checkmate", "actual:   draw by stalemate"]),
+    ("stalemate", f"{STALEMATE}\nexpect stalemate", f"{FOOLS_MATE}\nexpect stalemate",
+     ["expected: stalemate", "actual:   black wins by checkmate (fide.checkmate-win)"]),
+    ("winner", f"{FOOLS_MATE}\nexpect winner black", f"{FOOLS_MATE}\nexpect winner white",
+     ["expected: white wins", "actual:   black wins by checkmate"]),
+    ("winner-by", f"{FOOLS_MATE}\nexpect winner black by checkmate",
+     f"{FOOLS_MATE}\nexpect winner black by resignation",
+     ["expected: black wins by resignation", "actual:   black wins by checkmate"]),
+    ("draw", f"{STALEMATE}\nexpect draw", "expect draw", ["expected: draw", "actual:   the game is not over"]),
+    ("draw-by", f"{STALEMATE}\nexpect draw by stalemate", f"{STALEMATE}\nexpect draw by fifty-move",
+     ["expected: draw by fifty-move", "actual:   draw by stalemate"]),
+    ("ongoing", "expect ongoing", f"{FOOLS_MATE}\nexpect ongoing",
+     ["expected: the game is not over", "actual:   black wins by checkmate"]),
+    ("perft", "expect perft 2 400", "expect perft 2 401", ["expected: perft(2) = 401", "actual:   perft(2) = 400"]),
+    ("turn", "move e2e4\nexpect turn black", "move e2e4\nexpect turn white",
+     ["expected: white to move", "actual:   black to move"]),
+    ("refused", "presets no-such-preset\nexpect refused UnknownPresetError",
+     "presets pawns-move-backward\nexpect refused UnknownPresetError",
+     ["expected: the setup refused with UnknownPresetError", "actual:   the setup was accepted"]),
+    ("refused-kind", "fen 8/8/8 w - - 0 1\nexpect refused FenError",
+     "fen 8/8/8 w - - 0 1\nexpect refused UnknownPresetError",
+     ["actual:   refused with FenError: bad FEN (placement)"]),
+]
+
+
+@pytest.mark.parametrize("name,good,bad,fragments", KINDS, ids=[k[0] for k in KINDS])
+def test_expectation_passes_and_fails(name, good, bad, fragments):
+    run(scen(good))
+    f = fails(scen(bad))
+    report = f.report()
+    for frag in fragments:
+        assert frag in report, f"{frag!r} not in\n{report}"
+    assert report.startswith("t.hrt:")
+
+
+def test_every_expectation_kind_is_covered():
+    """Every kind the grammar knows has a passing and a failing case here (or in the dice tests)."""
+    grammar = Path("chess_rules/scenarios/scenario.lark")
+    kinds = {ln.split(":")[0][4:].replace("_", "-")
+             for ln in grammar.read_text().splitlines() if ln.startswith("exp_")}
+    covered = {k[0].split("-by")[0].replace("-none", "").replace("-without-preset", "")
+               .replace("-kind", "") for k in KINDS} | {"dice", "tree", "playable"}
+    assert kinds <= covered, kinds - covered
+
+
+def test_refused_setup_matches_a_base_class_name():
+    run(scen("presets no-such-preset\nexpect refused PresetError"))
+    run(scen("presets no-such-preset\nexpect refused ChessError"))
+
+
+def test_a_failing_move_step_reports_the_explanation():
+    f = fails(scen("move e2e4 e7e5\nmove e1e3"))
+    assert str(f.loc) == "t.hrt:3:8"
+    assert "expected: e1e3 can be played" in f.report()
+    assert "explanation: e1e3: illegal - no rule moves the king on e1 to e3" in f.report()
+    assert "after: e2e4, e7e5" in f.report()
+
+
+def test_a_bad_san_move_fails_at_its_column():
+    f = fails(scen("move e4 Nf4"))
+    assert (f.loc.line, f.loc.column) == (2, 11)
+    assert "no legal move matches" in f.actual
+
+
+def test_undo_takes_back_and_fails_with_nothing_to_undo():
+    run(scen("move e2e4\nundo\nexpect fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"))
+    f = fails(scen("undo"))
+    assert "no move to take back" in f.actual
+
+
+def test_expectations_are_checked_where_they_stand():
+    # the same expectation passes before a move and fails after it
+    f = fails(scen("expect turn white\nmove e2e4\nexpect turn white"))
+    assert f.loc.line == 4
+
+
+# ---------------------------------------------------------------- dice scenarios
+
+START_DFEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 -"
+KINGS_DFEN = "4k3/8/8/8/8/8/8/4K3 w - - 0 1 K"
+
+
+def test_dice_steps_and_expectations():
+    run(scen(f"""
+        dfen {START_DFEN}
+        expect dice none
+        roll 1 1 2
+        expect dice 1 1 2
+        expect playable 1 1 2
+        expect legal e2e4 g1f3
+        expect illegal f1c4 by dice.die-filter
+        move e2e4
+        expect dice 1 2
+        expect playable 1 2
+        move d2d4 g1f3
+        expect dice none
+        expect moves none
+        expect playable none
+        end turn
+        expect turn black
+        expect fen rnbqkbnr/pppppppp/8/8/3PP3/5N2/PPP2PPP/RNBQKB1R b KQkq d3e3 1 1 -
+        undo
+        expect turn white
+    """))
+
+
+def test_dice_tree_and_count():
+    run(scen(f"""
+        dfen {KINGS_DFEN}
+        expect tree {{"e1d1": {{}}, "e1d2": {{}}, "e1e2": {{}}, "e1f1": {{}}, "e1f2": {{}}}}
+        expect count 5
+        expect piece Ke1 ke8
+        expect ongoing
+    """))
+
+
+@pytest.mark.parametrize("bad,fragments", [
+    ("expect dice 6 6", ["expected: dice left: 6 6", "actual:   dice left: 6"]),
+    ('expect tree {"e1d1": {}}', ['expected: {"e1d1": {}}', '"e1f2": {}']),
+    ("expect playable 1", ["expected: playable dice: 1", "actual:   playable dice: 6"]),
+    ("expect playable null", ["expected: playable dice: null"]),
+    ("expect moves e1d1", ["unexpected (legal): e1d2 e1e2 e1f1 e1f2"]),
+    ("expect legal e1e3", ["e1e3 is illegal", "explanation: e1e3: "]),
+    ("expect illegal e1d1", ["e1d1 is legal"]),
+    ("expect fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1 Q", ["actual:   4k3/8/8/8/8/8/8/4K3 w - - 0 1 K"]),
+    ("end turn", ["expected: the turn can end", "a legal micro-move is left"]),
+    ("roll 1 2 3", ["expected: no dice left before the roll"]),
+    ("move e1e3", ["expected: e1e3 can be played", "refused:"]),
+])
+def test_dice_expectations_fail(bad, fragments):
+    report = fails(scen(f"dfen {KINGS_DFEN}\n{bad}")).report()
+    for frag in fragments:
+        assert frag in report, f"{frag!r} not in\n{report}"
+
+
+def test_dice_scenario_refuses_presets_and_bad_dfen():
+    e = error(scen(f"presets piece-hp\ndfen {KINGS_DFEN}\nexpect count 5"))
+    assert (e.line, e.column) == (2, 11) and "cannot be combined with 'dfen'" in e.message
+    e = error(scen("dfen 4k3/8/8/8/8/8/8/4K3 w - - 0 1 KKKK\nexpect count 5"))
+    assert (e.line, e.column) == (2, 8) and "DfenError" in e.message
+    run(scen("dfen 4k3/8/8/8/8/8/8/4K3 w - - 0 1 KKKK\nexpect refused DfenError"))
+
+
+def test_dice_steps_need_a_dice_scenario():
+    e = error(scen("end turn"))
+    assert (e.line, e.column) == (2, 3) and "Dice Chess" in e.message
+    e = error(scen("roll 1 2 3"))
+    assert "give the position with 'dfen'" in e.message
+    e = error(scen("expect dice none"))
+    assert "cannot be checked in a chess scenario" in e.message
+
+
+# ---------------------------------------------------------------- error positions
+
+SYNTAX = [
+    ('scenario "a"\n  frobnicate e4\n', 2, 3, "unknown statement 'frobnicate'"),
+    ('scenario "a"\n  moves e2e4\n', 2, 3, "unknown statement 'moves'"),
+    ('scenario "a"\n  expect foo e4\n', 2, 10, "unknown expectation 'expect foo'"),
+    ('scenario "a"\n  expect checkmates\n', 2, 10, "unknown expectation 'checkmates'"),
+    ('move e2e4\n', 1, 1, "expected 'scenario \"name\"'"),
+    ('scenario "a"\n  expect empty e9\n', 2, 16, "bad square 'e9'"),
+    ('scenario "a"\n  remove d4 i1\n', 2, 13, "bad square 'i1'"),
+    ('scenario "a"\n  expect legal e2e9\n', 2, 16, "bad UCI move 'e2e9'"),
+    ('scenario "a"\n  place Qd4 Xd4\n', 2, 13, "bad piece placement 'Xd4'"),
+    ('scenario "a"\n  place Qd9\n', 2, 10, "bad square 'd9'"),
+    ('scenario "a"\n  expect legal\n', 2, 15, "incomplete"),
+    ('scenario "a"\n  expect check now\n', 2, 16, "unexpected 'now'"),
+    ('scenario "a"\n  expect count many\n', 2, 16, "bad move count 'many'"),
+    ('scenario "a"\n  roll 1 7\n', 2, 10, "bad die face '7'"),
+    ('scenario "a"\n  expect turn red\n', 2, 15, "bad colour 'red'"),
+    ('scenario "a"\n  config scope\n', 2, 10, "bad config 'scope'"),
+    ('scenario "a"\n  expect tree {oops\n', 2, 15, "bad JSON"),
+    ('scenario "a"\n  move e2e4\n  fen 8/8/8/8/8/8/8/8 w - - 0 1\n', 3, 3, "'fen' is a setup statement"),
+    ('scenario "a"\n  fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1\n  layout standard\n', 3, 3, "either 'fen' or 'layout'"),
+    ('scenario "a"\n\nscenario "a"\n', 3, 1, "used twice"),
+    ('scenario ""\n', 1, 10, "non-empty name"),
+]
+
+
+@pytest.mark.parametrize("text,line,column,fragment", SYNTAX, ids=[s[3] for s in SYNTAX])
+def test_syntax_errors_point_at_line_and_column(text, line, column, fragment):
+    with pytest.raises(ScenarioError) as ei:
+        parse_text(text, "bad.hrt")
+    e = ei.value
+    assert (e.file, e.line, e.column) == ("bad.hrt", line, column), str(e)
+    assert fragment in e.message
+    assert str(e).startswith(f"bad.hrt:{line}:{column}: ")
+
+
+SEMANTIC = [
+    ("presets pawns-move-backward no-such-preset\nexpect count 1", 2, 31, "unknown preset 'no-such-preset'"),
+    ("fen 8/8/8 w - - 0 1\nexpect count 1", 2, 7, "FenError: bad FEN (placement)"),
+    ("fen 4k3/8/8/8/8/8/8/4K3 x - - 0 1\nexpect count 1", 2, 7, "bad FEN"),
+    ("layout nope\nexpect count 1", 2, 10, "unknown layout 'nope'"),
+    ("presets pawns-move-backward\nconfig pawns-move-backward.bogus=1\nexpect count 1", 3, 3,
+     "PresetConfigError"),
+    ("expect count 20\nexpect refused FenError", 3, 3, "must be the only statement"),
+]
+
+
+@pytest.mark.parametrize("body,line,column,fragment", SEMANTIC, ids=[s[3] for s in SEMANTIC])
+def test_setup_errors_point_at_line_and_column(body, line, column, fragment):
+    e = error(scen(body))
+    assert (e.file, e.line, e.column) == (FILE, line, column), str(e)
+    assert fragment in e.message
+
+
+def test_parse_file_reports_a_missing_file(tmp_path):
+    with pytest.raises(ScenarioError) as ei:
+        parse_file(tmp_path / "nope.hrt")
+    assert "cannot read scenario file" in str(ei.value)
+
+
+def test_a_hanging_scenario_times_out_at_its_statement():
+    [sc] = parse_text(scen("move e2e4\nexpect perft 6 1"), FILE)
+    with pytest.raises(ScenarioError) as ei:
+        run_scenario(sc, timeout=0.3)
+    assert (ei.value.line, ei.value.column) == (3, 3)
+    assert "timed out" in ei.value.message
+
+
+# ---------------------------------------------------------------- rules and modifiers (contracts)
+
+def test_rules_and_modifier_call_their_apis(tmp_path, monkeypatch):
+    calls = []
+
+    def load_rule_file(ruleset, path):
+        calls.append(("rules", Path(path)))
+        return ruleset
+
+    def attach(ruleset, name, squares=None, base_dir=None):
+        calls.append(("modifier", name, squares, Path(base_dir)))
+        return ruleset
+
+    monkeypatch.setitem(sys.modules, "chess_rules.custom",
+                        types.SimpleNamespace(load_rule_file=load_rule_file))
+    monkeypatch.setitem(sys.modules, "presets.modifiers", types.SimpleNamespace(attach=attach))
+    f = tmp_path / "sub" / "x.hrt"
+    f.parent.mkdir()
+    f.write_text(scen("rules my.hr\nmodifier stunner on b2 c3\nmodifier rage.json\nexpect count 20"))
+    for sc in parse_file(f):
+        run_scenario(sc)
+    assert calls == [("rules", f.parent / "my.hr"),
+                     ("modifier", "stunner", ["b2", "c3"], f.parent),
+                     ("modifier", "rage.json", None, f.parent)]
+
+
+def test_a_refused_rule_file_points_at_the_rules_statement(tmp_path, monkeypatch):
+    class RuleSyntaxError(ValueError):
+        pass
+
+    def load_rule_file(ruleset, path):
+        raise RuleSyntaxError(f"{Path(path).name}:3:1: unexpected 'when'")
+
+    monkeypatch.setitem(sys.modules, "chess_rules.custom",
+                        types.SimpleNamespace(load_rule_file=load_rule_file))
+    e = error(scen("fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1\nrules broken.hr\nexpect count 1"))
+    assert (e.line, e.column) == (3, 9)
+    assert "RuleSyntaxError: broken.hr:3:1" in e.message
+    run(scen("rules broken.hr\nexpect refused RuleSyntaxError"))
+
+
+# ---------------------------------------------------------------- the CLI
+
+PASSING = scen("expect count 20", "passes") + scen("move e2e4\nexpect turn black", "passes too")
+FAILING = scen("expect count 21", "fails")
+
+
+def test_main_prints_one_line_per_scenario_and_the_summary(tmp_path, capsys):
+    (tmp_path / "a.hrt").write_text(PASSING)
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "b.hrt").write_text(FAILING)
+    (tmp_path / "d" / "notes.txt").write_text("not a scenario file")
+    assert main([tmp_path]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1] == "2 passed, 1 failed"
+    assert out[0].startswith(f"ok   {tmp_path / 'a.hrt'}:1 passes")
+    assert out[1].startswith(f"ok   {tmp_path / 'a.hrt'}:3 passes too")
+    assert out[2] == f"FAIL {tmp_path / 'd' / 'b.hrt'}:1 fails"
+    assert any("expected: 21 legal moves" in ln for ln in out)
+
+
+def test_main_exit_zero_when_all_pass(tmp_path, capsys):
+    (tmp_path / "a.hrt").write_text(PASSING)
+    assert main([tmp_path / "a.hrt"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "2 passed, 0 failed"
+
+
+def test_main_counts_an_unreadable_file_as_a_failure(tmp_path, capsys):
+    (tmp_path / "bad.hrt").write_text('scenario "x"\n  frobnicate\n')
+    assert main([tmp_path / "bad.hrt", tmp_path / "missing.hrt"]) == 1
+    out = capsys.readouterr().out
+    assert f"ERROR {tmp_path / 'bad.hrt'}:2:3: unknown statement 'frobnicate'" in out
+    assert out.splitlines()[-1] == "0 passed, 2 failed"
+
+
+def test_houserules_test_command(tmp_path):
+    (tmp_path / "a.hrt").write_text(PASSING + FAILING)
+    exe = Path(sys.executable).with_name("houserules")
+    r = subprocess.run([str(exe), "test", str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1, r.stderr
+    assert r.stdout.splitlines()[-1] == "2 passed, 1 failed"
+    (tmp_path / "a.hrt").write_text(PASSING)
+    r = subprocess.run([str(exe), "test", str(tmp_path / "a.hrt")], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0 and r.stdout.splitlines()[-1] == "2 passed, 0 failed"
+
+
+# ---------------------------------------------------------------- the pytest plugin
+
+def test_pytest_plugin_makes_each_scenario_an_item(pytester):
+    pytester.makefile(".hrt", rules=PASSING + FAILING.replace(
+        "expect count 21", "move e2e4 e7e5\n  expect legal e1g1"))
+    result = pytester.runpytest("-p", "no:cacheprovider", "-q", "-o", "addopts=")
+    result.assert_outcomes(passed=2, failed=1)
+    out = result.stdout.str()
+    assert "scenario 'fails'" in out
+    assert "rules.hrt:8:16: expect legal e1g1" in out and "expect legal e1g1" in out
+    assert "expected: e1g1 is legal" in out
+    assert "explanation: e1g1: refused by fide.castling - f1 is not empty" in out
+
+
+def test_pytest_plugin_reports_a_syntax_error_with_its_position(pytester):
+    pytester.makefile(".hrt", broken='scenario "x"\n  expect nonsense\n')
+    result = pytester.runpytest("-p", "no:cacheprovider", "-q", "-o", "addopts=")
+    result.assert_outcomes(errors=1)
+    assert "broken.hrt:2:10: unknown expectation 'expect nonsense'" in result.stdout.str()
