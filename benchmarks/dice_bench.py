@@ -1,0 +1,149 @@
+"""Dice Chess: time to build the legal turn tree, houserules against python-chess.
+
+Positions: ``--positions`` (1,000 by default) rolled positions from seeded
+random playouts (position ``i`` comes from seed ``--seed + i``: between 0 and
+``--max-turns`` random turns from the start, each turn rolling three dice and
+playing random micro-moves until no die or no move is left, then a roll for
+the side to move; finished games are skipped).
+
+Both sides, on every position, in one run, timed with ``time.process_time``
+(CPU time of this process, so other load on a shared machine skews less):
+
+houserules  ``legal_turn_tree(dfen)``: parse the DFEN, build a session of the
+            Dice Chess rule set, load the position, and build the tree on the
+            rule set's micro-move generator (generate and filter stages,
+            apply/post-move through the engine, rollback through the journal),
+            with transpositions within a turn explored once. ``tree`` also
+            times the tree alone on an already loaded session.
+baseline    :func:`dice.baseline.baseline_tree`: python-chess pseudo-legal
+            moves (its castling keeps the attack conditions, as ruled),
+            filtered by the dice, en-passant targets kept by hand, turns
+            enumerated depth-first (push/pop) without transposition tables,
+            then pruned by the Maximum Micro-moves Rule.
+
+The two trees are compared on every position (a differential check); any
+mismatch is reported and makes the exit status 1. Printed: median and 99th
+percentile per position, and the ratio of medians (ours / baseline; above 1
+means the baseline is faster).
+
+    .venv/bin/python benchmarks/dice_bench.py                  # 1,000 positions
+    .venv/bin/python benchmarks/dice_bench.py --positions 200  # quicker
+
+What bounds the speed: every node of the turn tree is a movegen request (a
+run of the generate and filter stages: one activation per piece that has a
+die, each calling the geometry code) and every inner edge a make/unmake
+through the engine (the ``move`` event, the apply and post-move productions,
+the die fact retracted, the journal rolled back). Each working-memory change
+costs several microseconds in the pure-Python network, where python-chess's
+bitboard generator and push/pop cost a few microseconds per move in all.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from dice import turns  # noqa: E402
+from dice.baseline import baseline_tree  # noqa: E402
+from dice.engine import DiceGame  # noqa: E402
+
+
+def random_rolled_position(seed: int, max_turns: int) -> str | None:
+    rng = random.Random(seed)
+    g = DiceGame()
+    for _ in range(rng.randint(0, max_turns)):
+        g.roll(rng)
+        while True:
+            moves = g.legal_moves()
+            if not moves:
+                break
+            g._play(rng.choice(moves))
+            if g.is_game_over():
+                return None
+        g.run_end_turn()
+    g.roll(rng)
+    return g.dfen()
+
+
+def positions(n: int, seed: int, max_turns: int) -> list[str]:
+    out = []
+    s = seed
+    while len(out) < n:
+        d = random_rolled_position(s, max_turns)
+        s += 1
+        if d is not None:
+            out.append(d)
+    return out
+
+
+def pct(xs: list[float], p: float) -> float:
+    xs = sorted(xs)
+    k = min(len(xs) - 1, max(0, int(round(p / 100 * (len(xs) - 1)))))
+    return xs[k]
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--positions", type=int, default=1000)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--max-turns", type=int, default=30)
+    args = ap.parse_args(argv)
+
+    t0 = time.process_time()
+    dfens = positions(args.positions, args.seed, args.max_turns)
+    gen_time = time.process_time() - t0
+
+    ours, ours_tree, base = [], [], []
+    mismatches = 0
+    leaves = 0
+    for d in dfens:
+        turns._CACHE.clear()                       # time a fresh build every time
+        t = time.process_time()
+        tree = turns.legal_turn_tree(d)
+        ours.append(time.process_time() - t)
+
+        g = DiceGame(d)
+        t = time.process_time()
+        turns._tree_of(g, d)
+        ours_tree.append(time.process_time() - t)
+
+        t = time.process_time()
+        ref = baseline_tree(d)
+        base.append(time.process_time() - t)
+        if ref != tree:
+            mismatches += 1
+            print(f"MISMATCH {d}", file=sys.stderr)
+        leaves += _count_leaves(tree)
+
+    def row(name, xs):
+        return (f"{name:<34} median {statistics.median(xs) * 1e3:8.2f} ms   "
+                f"p99 {pct(xs, 99) * 1e3:8.2f} ms   total {sum(xs):7.2f} s")
+
+    print(f"Dice Chess turn tree: {len(dfens)} rolled positions "
+          f"(seeds {args.seed}.., up to {args.max_turns} random turns; "
+          f"{leaves} legal turns in all; positions made in {gen_time:.1f} s CPU)")
+    print(row("houserules legal_turn_tree(dfen)", ours))
+    print(row("houserules tree on a loaded session", ours_tree))
+    print(row("baseline python-chess enumeration", base))
+    r1 = statistics.median(ours) / statistics.median(base)
+    r2 = statistics.median(ours_tree) / statistics.median(base)
+    rp = pct(ours, 99) / pct(base, 99)
+    print(f"ratio of medians (houserules / baseline): {r1:.2f} (API), {r2:.2f} (tree alone); "
+          f"ratio of p99: {rp:.2f}")
+    print(f"trees identical on {len(dfens) - mismatches}/{len(dfens)} positions")
+    return 1 if mismatches else 0
+
+
+def _count_leaves(tree: dict) -> int:
+    if not tree:
+        return 1
+    return sum(_count_leaves(t) for t in tree.values())
+
+
+if __name__ == "__main__":
+    sys.exit(main())
