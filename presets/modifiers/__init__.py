@@ -178,7 +178,8 @@ import json
 from pathlib import Path
 
 from .engine import (DISPATCH_STAGES, STAGE_NAMES, Registry, apply_topology, attr_slot,
-                     check_composition, ensure_capture_flag_filter, extend_slots, install)
+                     check_composition, ensure_capture_flag_filter, ensure_stage_rules,
+                     extend_slots, install)
 from .models import (DESCRIPTOR_VERSION, KINDS, MAX_PRIMITIVE_COUNT, MAX_RECURSION_DEPTH,
                      TRIGGER_KINDS, BadParamsError, Descriptor, DescriptorError,
                      DescriptorVersionError, ModifierCompositionError, ModifierError,
@@ -281,6 +282,7 @@ def attach(ruleset, descriptor, squares=None, base_dir=None):
     di = reg.register(d)
     reg.attachments.append((di, sq))
     extend_slots(rs, reg)
+    ensure_stage_rules(rs, reg)
     if "capture-flag" in reg.attrs:
         ensure_capture_flag_filter(rs)
     rs.name = f"{rs.name}+mod:{d.id}"

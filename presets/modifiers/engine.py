@@ -67,11 +67,12 @@ class Registry:
     attrs: set[str] = field(default_factory=set)          # custom slots
     aura_attrs: set[str] = field(default_factory=set)     # slots recomputed at stage 1
     uses_hp: bool = False
+    kinds: set[str] = field(default_factory=set)          # trigger kinds (+ "conditional")
 
     def clone(self) -> "Registry":
         return Registry(list(self.descriptors), list(self.hooks), dict(self.hook_ids),
                         list(self.attachments), set(self.attrs), set(self.aura_attrs),
-                        self.uses_hp)
+                        self.uses_hp, set(self.kinds))
 
     def __deepcopy__(self, memo):
         return self.clone()
@@ -85,6 +86,7 @@ class Registry:
                 p = f"{path}[{i}]"
                 k = n.kind
                 if k in TRIGGER_KINDS or (k == "conditional" and path == "$.primitives"):
+                    self.kinds.add(k)
                     self.hook_ids[(di, p)] = len(self.hooks)
                     self.hooks.append((di, p, n))
                 if k in ("add-to-attribute", "seed-attribute"):
@@ -136,6 +138,7 @@ class Run:
     mover: int | None
     victim: int | None
     board_changed: bool = False
+    hook_index: dict | None = None   # attr -> piece id -> hook ids (None: stale)
 
 
 class _Shim:
@@ -254,6 +257,9 @@ def seed_hook(ctx: ApplyCtx, fact, hook_id: int, attr: str) -> None:
         if v["piece"] == fact.id and v["hook"] == hook_id:
             return
     s.assert_fact("mod-hook", piece=fact.id, attr=attr, hook=hook_id)
+    run = getattr(s, "mod_run", None)
+    if run is not None:
+        run.hook_index = None
 
 
 def apply_nodes(ctx: ApplyCtx, nodes, path: str, run: Run | None, attaching: bool = False):
@@ -395,12 +401,16 @@ def snapshot(ctx, move) -> None:
 
 
 def _hooks(s, attr: str) -> dict[int, list[int]]:
-    out: dict[int, list[int]] = defaultdict(list)
-    for h in sorted(s.by_template.get("mod-hook", {}).values(), key=lambda h: h.id):
-        v = h.values
-        if v["attr"] == attr:
-            out[v["piece"]].append(v["hook"])
-    return out
+    """Piece id -> its hooks for ``attr``, in seeding order (indexed once per move)."""
+    run = s.mod_run
+    idx = run.hook_index
+    if idx is None:
+        idx = defaultdict(lambda: defaultdict(list))
+        for h in sorted(s.by_template.get("mod-hook", {}).values(), key=lambda h: h.id):
+            v = h.values
+            idx[v["attr"]][v["piece"]].append(v["hook"])
+        run.hook_index = idx
+    return idx.get(attr) or {}
 
 
 def _fire(s, reg, run, pid, hook_ids, event, accept=None) -> None:
@@ -649,12 +659,33 @@ def install(rs) -> Registry:
         "turn-start": "fire OnTurnStartHooks of the next side to move",
     }
     for n in STAGE_NAMES:
-        fname = f"modifiers.fire.{n}"
-        rs.function(fname, dispatch(n))
-        rs.add(Rule(f"modifiers.{n}", stage=f"mod.{n}", doc=f"modifiers stage: {docs[n]}")
-               .when(P("move").as_("m")).then(Call(fname, V.m)), "modifiers")
+        rs.function(f"modifiers.fire.{n}", dispatch(n))
+    rs.config["modifier-stage-docs"] = docs
     rs.setup_hooks.append(setup_modifiers)
     return reg
+
+
+#: the dispatch stages each trigger needs (turn-start always runs: it closes the move)
+STAGE_OF = {"on-damaged": "damaged", "on-capture": "capture", "on-captured": "captured",
+            "on-promotion": "promotion", "on-move": "move",
+            "on-moved-onto-square": "moved-onto-square",
+            "on-check-received": "check-received", "on-check-delivered": "check-delivered",
+            "conditional": "conditional", "on-turn-end": "turn-end",
+            "on-turn-start": "turn-start"}
+
+
+def ensure_stage_rules(rs, reg: Registry) -> None:
+    """One dispatcher production per stage some attached trigger needs."""
+    need = {"turn-start"} | {STAGE_OF[k] for k in reg.kinds}
+    if reg.aura_attrs:
+        need.add("auras")
+    docs = rs.config.get("modifier-stage-docs", {})
+    for n in STAGE_NAMES:
+        name = f"modifiers.{n}"
+        if n in need and name not in rs.productions:
+            rs.add(Rule(name, stage=f"mod.{n}", doc=f"modifiers stage: {docs.get(n, n)}")
+                   .when(P("move").as_("m")).then(Call(f"modifiers.fire.{n}", V.m)),
+                   "modifiers")
 
 
 def ensure_capture_flag_filter(rs) -> None:
