@@ -37,7 +37,7 @@ class DiceGame(Game):
     >>> [m.uci() for m in g.legal_moves()]
     ['b3a5', 'b3c1', 'b3c5', 'b3d2', 'b3d4', 'c2c3', 'c2c4']
     >>> _ = g.push("c2c4"); g.dfen()
-    '8/8/8/2k5/2P5/1N6/8/K7 w - c3 0 1 N'
+    '8/8/8/2k5/2P5/1N6/8/K7 w - c3 0 1 NP'
 
     ``legal_moves`` are the micro-moves (pseudo-legal, dice-filtered), before
     the Maximum Micro-moves Rule, which :mod:`dice.turns` applies on the tree.

@@ -12,7 +12,10 @@ it back through the session journal. Within one build, positions reached by
 different orders (transpositions) are explored once. A move that spends the
 last die, or takes a king, ends the turn, so it is not played.
 
-Every function takes and returns DFEN text and never changes its input.
+Every function takes and returns DFEN text and never changes its input. Each
+takes an optional ``ruleset``: a rule set to play Dice Chess over (FIDE by
+default; a preset's rule set, e.g. ``presets.load('wrap-board')``, is turned into
+its Dice Chess form by :func:`dice.rules.dice_rules`).
 """
 from __future__ import annotations
 
@@ -219,7 +222,7 @@ _CACHE: "OrderedDict[str, TurnTree]" = OrderedDict()
 _CACHE_SIZE = 64
 
 
-def turn_tree(dfen: str) -> TurnTree:
+def turn_tree(dfen: str, ruleset=None) -> TurnTree:
     """The legal turns of ``dfen`` (see :class:`TurnTree`).
 
     The last few trees are kept, keyed by the exact DFEN text, so that walking a
@@ -229,6 +232,8 @@ def turn_tree(dfen: str) -> TurnTree:
     """
     if not isinstance(dfen, str):
         parse_dfen(dfen)                # raises the typed error
+    if ruleset is not None:
+        return _tree_of(DiceGame(dfen, ruleset), dfen)
     tree = _CACHE.get(dfen)
     if tree is not None:
         _CACHE.move_to_end(dfen)
@@ -243,19 +248,19 @@ def turn_tree(dfen: str) -> TurnTree:
 # ---------------------------------------------------------------- the API
 
 
-def legal_turn_tree(dfen: str) -> dict:
+def legal_turn_tree(dfen: str, ruleset=None) -> dict:
     """Every legal turn as a prefix tree: uci -> subtree, ``{}`` at a leaf; ``{}``
     for a position with no legal micro-move (or no dice, or a game over)."""
-    return turn_tree(dfen).to_dict()
+    return turn_tree(dfen, ruleset).to_dict()
 
 
-def legal_uci_moves(dfen: str) -> list[str]:
+def legal_uci_moves(dfen: str, ruleset=None) -> list[str]:
     """The legal first micro-moves, sorted: the first level of the tree, the
     position judged afresh with its own dice."""
-    return turn_tree(dfen).first()
+    return turn_tree(dfen, ruleset).first()
 
 
-def apply_move(dfen: str, uci: str) -> str:
+def apply_move(dfen: str, uci: str, ruleset=None) -> str:
     """Play one micro-move: the die is spent, the colour kept.
 
     Accepts exactly the moves :func:`legal_uci_moves` lists; others raise a
@@ -263,12 +268,12 @@ def apply_move(dfen: str, uci: str) -> str:
     :class:`NotLegalMoveError`, :class:`MaxMicroMovesError` or
     :class:`GameOverError` (and :class:`MoveParseError` for text that is not UCI).
     """
-    game = DiceGame(dfen)
+    game = DiceGame(dfen, ruleset)
     if not isinstance(uci, str):
         raise MoveParseError(uci, "UCI text must be a string")
     u = _norm(uci)
     frm, to, promo = parse_uci(u)
-    tree = turn_tree(dfen)
+    tree = turn_tree(dfen, ruleset)
     if u in tree.nodes:
         game.push(u)
         return game.dfen()
@@ -304,32 +309,32 @@ def _refuse(game: DiceGame, tree: TurnTree, u: str, frm: int, to: int):
     raise NotLegalMoveError(u, f"not a legal move: {ex.reason}", ex.rule)
 
 
-def end_turn(dfen: str) -> str:
+def end_turn(dfen: str, ruleset=None) -> str:
     """End the turn: colour toggled, full-move +1 after Black, the en-passant
     targets this side could have taken cleared (its own kept), dice ``-``.
 
     Refused (:class:`EndTurnError`) while a legal micro-move is left, or once the
     game is over.
     """
-    game = DiceGame(dfen)
+    game = DiceGame(dfen, ruleset)
     if game.is_game_over():
         raise EndTurnError("game-over", f"the game is over ({game.winner()} captured the king)")
     moves = game.legal_moves()
     if moves:
         raise EndTurnError("moves-left", "a legal micro-move is left: "
-                           + ", ".join(legal_uci_moves(dfen)))
+                           + ", ".join(legal_uci_moves(dfen, ruleset)))
     game.run_end_turn()
     return game.dfen()
 
 
-def roll(dfen: str, rng: random.Random | int | None = None) -> str:
+def roll(dfen: str, rng: random.Random | int | None = None, ruleset=None) -> str:
     """Fill the dice field with three dice (faces 1 pawn .. 6 king) drawn with
     ``rng.randint(1, 6)``; ``rng`` may be a :class:`random.Random`, a seed, or None
     (a fresh unseeded source). Refused (:class:`RollError`) when dice are left or the
     game is over."""
     if rng is None or isinstance(rng, int):
         rng = random.Random(rng)
-    game = DiceGame(dfen)
+    game = DiceGame(dfen, ruleset)
     game.roll(rng)
     return game.dfen()
 
@@ -353,8 +358,8 @@ def with_dice(dfen: str, faces) -> str:
     return format_dfen(pos)
 
 
-def playable_dice(dfen_at_roll: str, played=()) -> list[int] | None:
+def playable_dice(dfen_at_roll: str, played=(), ruleset=None) -> list[int] | None:
     """The die faces (ascending) a legal turn beginning with ``played`` still
     spends after it, each as often as the most one such turn spends; ``[]`` after a
     complete turn; None when no legal turn begins with ``played``."""
-    return turn_tree(dfen_at_roll).playable(list(played))
+    return turn_tree(dfen_at_roll, ruleset).playable(list(played))

@@ -1,0 +1,53 @@
+"""The Dice Chess rule set is the FIDE rule set edited: check off, dice as facts,
+roll and end-turn stages; it composes with presets that change how pieces move."""
+from __future__ import annotations
+
+import doctest
+
+import dice.engine
+from chess_rules.fide import fide_rules
+from dice import apply_move, legal_turn_tree, legal_uci_moves
+from dice.rules import REMOVED, dice_rules
+
+POS = "4k3/8/8/8/8/8/P7/N3K2R w - - 0 1 NRP"
+
+
+def test_rule_set_is_fide_edited():
+    fide = fide_rules()
+    rs = dice_rules(fide)
+    names = set(rs.productions)
+    assert not names & set(REMOVED)
+    assert {"dice.roll", "dice.die-filter", "dice.spend-die", "dice.king-capture",
+            "dice.ep-target-drop", "dice.end-turn-ep-clear", "dice.end-turn-toggle"} <= names
+    # every FIDE movement production is still there, by name, from FIDE
+    for n in ("fide.pawn-single-push", "fide.knight-move", "fide.castling", "fide.en-passant",
+              "fide.move-piece", "fide.promotion", "fide.ep-target-set"):
+        assert n in names and rs.origin[n] == "fide"
+    stages = {p.name: p.stage for p in rs.productions.values()}
+    assert stages["dice.die-filter"] == "filter" and stages["dice.spend-die"] == "apply"
+    assert stages["dice.roll"] == "roll" and stages["dice.end-turn-toggle"] == "end-turn"
+    session = rs.build()
+    order = session.stages if hasattr(session, "stages") else None
+    if order is not None:
+        order = list(order)
+        assert order.index("roll") < order.index("generate")
+        assert order.index("end-turn") > order.index("result")
+    assert set(fide.productions) >= set(REMOVED)       # the base is not changed
+
+
+def test_composes_with_a_preset_that_changes_moves():
+    from presets import load
+    rs = load("knights-leap-twice")
+    plain = set(legal_uci_moves(POS))
+    leap = set(legal_uci_moves(POS, ruleset=rs))
+    assert plain == {"a1b3", "a1c2", "a2a3", "a2a4", "h1f1", "h1g1", "h1h2", "h1h3", "h1h4",
+                     "h1h5", "h1h6", "h1h7", "h1h8"}
+    assert {"a1a5", "a1c1", "a1d4", "a1e3"} <= leap and plain <= leap
+    after = apply_move(POS, "a1d4", ruleset=rs)
+    assert after == "4k3/8/8/8/3N4/8/P7/4K2R w - - 1 1 RP"
+    assert legal_turn_tree(POS, ruleset=rs)["a1d4"]
+
+
+def test_engine_doctest():
+    res = doctest.testmod(dice.engine)
+    assert res.attempted > 0 and res.failed == 0
