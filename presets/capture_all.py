@@ -1,0 +1,68 @@
+"""Capture All: capture every enemy piece to win; kings are ordinary pieces.
+
+Royalty (rule-set data): the royal set is empty for both sides, so there is no
+check, no checkmate and no self-check filter (``fide.check-detection``,
+``fide.check-resolution`` and ``fide.king-capture-illegal`` find no royal piece
+and do nothing): a king may move onto an attacked square, stay attacked, and be
+captured like any piece. Castling needs only the castling right and an empty
+path between king and rook (``fide.castling`` skips the attack test for a king
+that is not royal; DECISIONS.md).
+
+Productions (override): ``fide.checkmate-win`` is replaced by the wipe-out win (a
+side to move with no pieces left loses); ``fide.insufficient-material`` is
+removed (kings capture, so even king against king is not dead);
+``fide.stalemate-draw`` is kept in substance (a draw), judged only when the
+wipe-out has not decided the game.
+
+Rulings (spec, DECISIONS.md, and ours where marked):
+
+* Captures are not compulsory: ordinary legal-move semantics.
+* The side that captures the last enemy piece wins; its opponent, to move with
+  no pieces, has no legal move, and the game is over.
+* (ours) A side with pieces but no legal move is stalemated: a draw (FIDE's
+  ``fide.stalemate-draw`` is kept - the inverse of ``last-piece-standing``, where
+  it loses). The fifty-move and repetition draws stay.
+* Promotion is unchanged (no promotion to a king).
+* With ``piece-hp`` only lethal damage removes a piece, so only that counts
+  toward the wipe-out.
+
+Differences from Fairy-Stockfish (a custom variant: ``king = -``, ``commoner =
+k``, ``castlingKingPiece = k``, ``extinctionValue = loss``,
+``extinctionPieceTypes = *``; tests/presets/test_v2_differential.py): FSF's
+castling still refuses a commoner king castling out of or through an attacked
+square where ours does not (see the test for the measured behaviour).
+"""
+from rete import Not, P, Rule, V
+from rete.model import AssertLogical, Expr
+
+from .base import PresetMeta
+from .royalty import set_royal
+
+META = PresetMeta(
+    id="capture-all", name="Capture All", category="Objectives",
+    description="Capture every enemy piece to win; kings are not royal (no check), captures "
+                "are not compulsory.",
+    mode="override",
+    affects=["fide.check-resolution", "fide.check-detection", "fide.checkmate-win",
+             "fide.stalemate-draw", "fide.insufficient-material"],
+    incompatible_with=["suicide-chess", "knightmate-rules", "coregal", "dual-king",
+                       "weak-dual-king", "last-piece-standing", "capture-to-win",
+                       "king-heals"],
+    gallery="v2",
+)
+
+
+def apply(rules, config) -> None:
+    set_royal(rules, ())
+    rules.remove("fide.insufficient-material")
+    rules.replace(Rule("fide.checkmate-win", stage="result", salience=50,
+                       doc="capture-all: a side to move with no pieces left has been wiped out "
+                           "and loses.")
+                  .when(P("status", color=V.c), Not(P("piece", color=V.c)))
+                  .then(AssertLogical("result", winner=Expr("opposite", V.c),
+                                      reason="all pieces captured")))
+    rules.replace(Rule("fide.stalemate-draw", stage="result", salience=40,
+                       doc="capture-all: a side to move with pieces but no legal move is "
+                           "stalemated: a draw.")
+                  .when(P("status", color=V.c, moves=0), Not(P("result")))
+                  .then(AssertLogical("result", winner="draw", reason="stalemate")))

@@ -1,0 +1,102 @@
+"""Shared pieces of the royalty presets (not a preset itself).
+
+Royalty is rule-set data: ``RuleSet.royal_types[colour]`` names the royal piece
+types of each side; ``Game`` asserts one ``royal`` fact per type and colour, and
+``ChessState.royal`` mirrors them. Every piece of a royal type is royal,
+promoted pieces included (DECISIONS.md, "Royalty is by piece type"). The FIDE
+productions already handle any number of royal pieces:
+
+* ``fide.check-resolution`` drops a move that leaves *any* of the mover's royal
+  pieces attacked (on the board after the whole move);
+* ``fide.check-detection`` asserts one ``check`` fact per attacked royal piece of
+  the side to move;
+* ``fide.checkmate-win`` / ``fide.stalemate-draw`` read those facts;
+* ``fide.castling`` tests attacked squares only when the king is royal.
+
+The helpers here add what the FIDE rule set cannot know: a side left with no
+royal piece at all loses (only reachable from a position set up that way, or
+under presets that let royal pieces be captured), and a dead-position rule for
+rule sets whose only royal pieces are symmetric leapers.
+"""
+from __future__ import annotations
+
+from rete import Call, Not, P, Rule, V
+
+from chess_rules.squares import opposite
+
+COLOURS = ("white", "black")
+
+
+def set_royal(rules, types) -> None:
+    """Make ``types`` the royal piece types of both sides."""
+    for c in COLOURS:
+        rules.royal_types[c] = tuple(types)
+
+
+def _side_without_royals(st, color) -> bool:
+    royal = st.royal[color]
+    if not royal:
+        return False
+    colors, types = st.colors, st.types
+    return not any(colors[s] == color and types[s] in royal for s in range(64))
+
+
+def make_no_royal_left(reason: str = "no royal piece left"):
+    """A result function: a side that has royal types but no royal piece on the
+    board loses (both such sides: a draw). The result is persistent, so the game
+    is over and has no legal moves."""
+
+    def no_royal_left(ctx):
+        s = ctx.session
+        if s.facts_of("result"):
+            return
+        st = s.chess
+        gone = [c for c in COLOURS if _side_without_royals(st, c)]
+        if len(gone) == 2:
+            ctx.assert_fact("result", winner="draw", reason=reason)
+        elif gone:
+            ctx.assert_fact("result", winner=opposite(gone[0]), reason=reason)
+    return no_royal_left
+
+
+def add_no_royal_left(rules, preset_id: str, reason: str = "no royal piece left") -> None:
+    """Install ``<preset>.no-royal-left`` (stage result, salience 60): judged on
+    every position (the ``game`` fact changes with every move, and is there when a
+    position is loaded)."""
+    fname = f"{preset_id}.no-royal-left"
+    rules.function(fname, make_no_royal_left(reason))
+    rules.add(Rule(fname, stage="result", salience=60,
+                   doc=f"{preset_id}: a side with no royal piece left loses.")
+              .when(P("game"), Not(P("result")))
+              .then(Call(fname)))
+
+
+def only_royal_leapers(ctx, status):
+    """Dead position: every piece on the board is royal, and every royal type is a
+    symmetric leaper (king or knight). A royal leaper can never attack an enemy
+    royal piece of its own type, for it would stand attacked by it."""
+    st = ctx.session.chess
+    for c in COLOURS:
+        if not st.royal[c] or not st.royal[c] <= {"king", "knight"}:
+            return
+    kinds = set()
+    for s in range(64):
+        c = st.colors[s]
+        if c is None:
+            continue
+        t = st.types[s]
+        if t not in st.royal[c]:
+            return
+        kinds.add(t)
+    if len(kinds) <= 1:
+        ctx.assert_logical("result", winner="draw", reason="insufficient material")
+
+
+def replace_insufficient_material(rules, preset_id: str) -> None:
+    fname = f"{preset_id}.only-royal-leapers"
+    rules.function(fname, only_royal_leapers)
+    rules.replace(Rule("fide.insufficient-material", stage="result", salience=30,
+                       doc=f"{preset_id}: a position with nothing but royal pieces of one "
+                           "leaping type (kings, or knights) is dead: a draw.")
+                  .when(P("status").as_("s"), Not(P("result")))
+                  .then(Call(fname, V.s)))

@@ -1,0 +1,113 @@
+"""Suicide Chess, played as Antichess (Losing Chess): lose all your pieces to win.
+
+Royalty (rule-set data): the royal set is empty for both sides, so there is no
+check, no checkmate and no self-check filter (``fide.check-detection``,
+``fide.check-resolution`` and ``fide.king-capture-illegal`` find no royal piece and
+do nothing): a king is an ordinary piece that may be attacked and captured.
+
+Productions (hybrid):
+
+* ``fide.castling`` is removed, and the castling rights of a loaded position are
+  dropped (its FEN then shows ``-``): there is no castling.
+* ``suicide-chess.compulsory-capture`` (stage filter) is added: when any capture
+  is legal, en passant included, every move that does not capture is dropped.
+* Promotion may also choose a king (``config['promotion-types']``).
+* ``fide.checkmate-win`` is replaced: a side to move with no pieces left wins.
+* ``fide.stalemate-draw`` is replaced: a side to move with no legal move wins.
+* ``fide.insufficient-material`` is replaced: only bishops left, every white one
+  on one shade and every black one on the other - no capture can ever happen -
+  is a draw.
+
+Rulings (spec, DECISIONS.md "suicide-chess", and ours where marked):
+
+* Captures are compulsory; among several captures the mover chooses freely.
+* A side with no legal move wins (stalemate wins); a side with no pieces wins.
+* A pawn promotes to queen, rook, bishop, knight or king.
+* The fifty-move and threefold-repetition draws stay.
+* (ours) Dead positions are only the opposite-shade bishops above; any other
+  material plays on (to the fifty-move rule).
+
+Differences from python-chess ``AntichessBoard`` and Fairy-Stockfish ``antichess``
+(tests/presets/test_v2_differential.py): none found in legal moves, perft or
+results on positions from seeded random playouts. python-chess also declares some
+knight-against-knight and bishop endings drawn by material
+(``is_insufficient_material``); here only the opposite-shade bishops are.
+"""
+from rete import Call, Not, P, Rule, V
+from rete.model import AssertLogical, Expr
+
+from .base import PresetMeta
+from .royalty import set_royal
+
+META = PresetMeta(
+    id="suicide-chess", name="Suicide Chess", category="Objectives",
+    description="Antichess: captures are compulsory, kings are not royal, no castling, a pawn "
+                "may promote to a king; a side with no pieces or no legal move wins.",
+    mode="hybrid",
+    affects=["fide.castling", "fide.check-resolution", "fide.checkmate-win",
+             "fide.stalemate-draw", "fide.promotion", "fide.insufficient-material"],
+    incompatible_with=["capture-all", "knightmate-rules", "coregal", "dual-king",
+                       "weak-dual-king", "last-piece-standing", "capture-to-win",
+                       "king-heals"],
+    gallery="v2",
+)
+
+PROMOTION_TYPES = ("queen", "rook", "bishop", "knight", "king")
+
+
+def compulsory_capture(ctx, color):
+    st = ctx.session.chess
+    if not any(m.victim is not None for m in st.candidates.values()):
+        return
+    rule = ctx.pnode.production.name
+    for u, m in list(st.candidates.items()):
+        if m.victim is None:
+            st.drop(u, rule, "a capture is available, and captures are compulsory")
+
+
+def opposite_bishops(ctx, status):
+    st = ctx.session.chess
+    shades = {"white": set(), "black": set()}
+    for s in range(64):
+        c = st.colors[s]
+        if c is None:
+            continue
+        if st.types[s] != "bishop":
+            return
+        shades[c].add((s % 8 + s // 8) % 2)
+    w, b = shades["white"], shades["black"]
+    if len(w) == 1 and len(b) == 1 and w != b:
+        ctx.assert_logical("result", winner="draw", reason="insufficient material")
+
+
+def drop_castling(game, pos) -> None:
+    s = game.session
+    for f in list(s.facts_of("castling")):
+        s.retract(f)
+
+
+def apply(rules, config) -> None:
+    set_royal(rules, ())
+    rules.config["promotion-types"] = PROMOTION_TYPES
+    rules.remove("fide.castling")
+    rules.setup_hooks.append(drop_castling)
+    rules.function("suicide-chess.compulsory-capture", compulsory_capture)
+    rules.function("suicide-chess.opposite-bishops", opposite_bishops)
+    rules.add(Rule("suicide-chess.compulsory-capture", stage="filter", salience=0,
+                   doc="suicide-chess: when a capture is legal, every move that does not "
+                       "capture is dropped.")
+              .when(P("movegen", color=V.c))
+              .then(Call("suicide-chess.compulsory-capture", V.c)))
+    rules.replace(Rule("fide.checkmate-win", stage="result", salience=50,
+                       doc="suicide-chess: a side to move with no pieces left wins.")
+                  .when(P("status", color=V.c), Not(P("piece", color=V.c)))
+                  .then(AssertLogical("result", winner=V.c, reason="no pieces left")))
+    rules.replace(Rule("fide.stalemate-draw", stage="result", salience=40,
+                       doc="suicide-chess: a side to move with no legal move wins.")
+                  .when(P("status", color=V.c, moves=0), Not(P("result")))
+                  .then(AssertLogical("result", winner=V.c, reason="no legal move")))
+    rules.replace(Rule("fide.insufficient-material", stage="result", salience=30,
+                       doc="suicide-chess: bishops only, each side's on one shade and the two "
+                           "sides' on different shades - no capture is possible: a draw.")
+                  .when(P("status").as_("s"), Not(P("result")))
+                  .then(Call("suicide-chess.opposite-bishops", V.s)))
