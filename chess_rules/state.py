@@ -99,7 +99,9 @@ class ChessState:
     def drop(self, uci: str, rule: str, reason: str) -> None:
         """Remove a candidate, recording the rule and reason while explaining."""
         if self.candidates.pop(uci, None) is not None and self.refusals is not None:
-            self.refusals.setdefault(uci, (rule, reason))
+            # a generated move dropped by a filter: that filter is the reason, not
+            # another generator's refusal of the same squares (en passant vs pawn-capture)
+            self.refusals[uci] = (rule, reason)
 
     # ------------------------------------------------------------ board questions
 

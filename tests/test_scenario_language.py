@@ -320,6 +320,11 @@ def test_dice_scenario_refuses_presets_and_bad_dfen():
     run(scen("dfen 4k3/8/8/8/8/8/8/4K3 w - - 0 1 KKKK\nexpect refused DfenError"))
 
 
+def test_rolling_four_dice_is_an_error_at_the_roll():
+    e = error(scen("dfen 4k3/8/8/8/8/8/8/4K3 w - - 0 1 -\nroll 1 2 3 4"))
+    assert (e.line, e.column) == (3, 3) and "cannot roll 1 2 3 4" in e.message
+
+
 def test_dice_steps_need_a_dice_scenario():
     e = error(scen("end turn"))
     assert (e.line, e.column) == (2, 3) and "Dice Chess" in e.message

@@ -665,14 +665,26 @@ class DiceRunner(_Runner):
         if self.board().is_game_over():
             raise ScenarioFailure(st.loc, "roll", "a game in progress", "the game is over",
                                   None, self.context())
-        fields = _dfen_fields(self.dfen)
-        fields[6] = "".join(FACE_LETTER[int(a.text)] for a in st.args)
-        from dice.dfen import parse_dfen, format_dfen
+        faces = [int(a.text) for a in st.args]
+        try:
+            new = self._with_dice(faces)
+        except ChessError as ex:
+            raise _err(f"cannot roll {' '.join(map(str, faces))}: {ex}", st) from None
         self._save()
-        self.dfen = format_dfen(parse_dfen(" ".join(fields)))
+        self.dfen = new
         self.at_roll = self.dfen
         self.played = []
         self.log.append("roll " + " ".join(a.text for a in st.args))
+
+    def _with_dice(self, faces: list[int]) -> str:
+        import dice
+        with_dice = getattr(dice, "with_dice", None)
+        if with_dice is not None:
+            return with_dice(self.dfen, faces)
+        from dice.dfen import parse_dfen, format_dfen
+        fields = _dfen_fields(self.dfen)
+        fields[6] = "".join(FACE_LETTER[f] for f in faces)
+        return format_dfen(parse_dfen(" ".join(fields)))
 
     def step_undo(self, st: Step) -> None:
         if not self.history:
