@@ -353,6 +353,11 @@ class Game:
                     if types[a] == "pawn" and colors[a] == turn:
                         eps.append(e)
                         break
+            if eps:
+                # a target counts only if the capture is legal (a pinned pawn's is not),
+                # as FIDE 9.2.3 has it and python-chess's repetition key does
+                legal = {m.to for m in self.legal_moves() if m.kind == "en-passant"}
+                eps = [e for e in eps if e in legal]
         rights = bt.get("castling")
         rights = frozenset([(f.values["color"], f.values["side"]) for f in rights.values()]) \
             if rights else frozenset()

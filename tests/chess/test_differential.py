@@ -203,3 +203,18 @@ def test_push_pop_round_trip_matches_python_chess(start, picks):
         board.pop()
         assert g.fen() == fens[-1] == board.fen()
         assert sorted(g.legal_uci()) == sorted(m.uci() for m in board.legal_moves)
+
+
+def test_repetition_ignores_an_en_passant_target_that_cannot_be_taken_legally():
+    """After ...d7d5 the e5 pawn is pinned (it may not take en passant), so the position
+    is the same as when it comes back later: three occurrences, as python-chess counts."""
+    fen = "4r1k1/3p4/8/4P3/8/8/8/4K1N1 b - - 0 1"
+    moves = ["d7d5", "g1f3", "g8h8", "f3g1", "h8g8", "g1f3", "g8h8", "f3g1", "h8g8"]
+    g = Game(fen)
+    board = chess.Board(fen)
+    for u in moves:
+        g.push(u)
+        board.push_uci(u)
+        compare(g, board, u)
+    assert board.is_repetition(3)
+    assert g.repetitions() == 3 and g.outcome().reason == "threefold repetition"
