@@ -212,6 +212,16 @@ def test_expectation_passes_and_fails(name, good, bad, fragments):
     assert report.startswith("t.hrt:")
 
 
+def test_illegal_by_a_rule_the_explanation_names():
+    # never generated: no production refused e4d3 by name, the explanation lists the pawn rules
+    run(DOC_EXAMPLE)
+    f = fails(DOC_EXAMPLE.replace("by fide.pawn-capture", "by fide.castling"))
+    assert "the explanation does not name fide.castling" in f.actual
+    # a prefix of a rule name is not a name
+    f = fails(DOC_EXAMPLE.replace("by fide.pawn-capture", "by fide.pawn"))
+    assert "does not name fide.pawn" in f.actual
+
+
 def test_every_expectation_kind_is_covered():
     """Every kind the grammar knows has a passing and a failing case here (or in the dice tests)."""
     grammar = Path("chess_rules/scenarios/scenario.lark")
