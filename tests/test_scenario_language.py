@@ -519,3 +519,33 @@ def test_pytest_plugin_reports_a_syntax_error_with_its_position(pytester):
     result = pytester.runpytest("-p", "no:cacheprovider", "-q", "-o", "addopts=")
     result.assert_outcomes(errors=1)
     assert "broken.hrt:2:10: unknown expectation 'expect nonsense'" in result.stdout.str()
+
+
+# ---------------------------------------------------------------- robustness
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+WORDS = ["scenario", '"x"', '"y"', "expect", "legal", "illegal", "by", "moves", "from", "move",
+         "e2e4", "e4", "e9", "Qd4", "none", "null", "fen", "dfen", "8/8/8", "#", "# c", ":",
+         "end", "turn", "roll", "1", "7", "not", "check", "checkmate", "tree", "{", "}",
+         "place", "remove", "presets", "config", "a.b=1", "hp", "perft", "count", "undo", "  "]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(WORDS), max_size=6), max_size=6))
+def test_any_text_parses_or_raises_a_located_scenario_error(lines):
+    text = "\n".join(" ".join(ws) for ws in lines)
+    try:
+        parse_text(text, "fuzz.hrt")
+    except ScenarioError as e:
+        assert e.file == "fuzz.hrt" and e.line is not None and e.line >= 1
+        assert e.column is not None and e.column >= 1
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet=st.sampled_from('scenario "x"\n expect legal e2e4 #:{}\t\r\\'), max_size=60))
+def test_any_characters_parse_or_raise_a_located_scenario_error(text):
+    try:
+        parse_text('scenario "s"\n' + text, "fuzz.hrt")
+    except ScenarioError as e:
+        assert e.file == "fuzz.hrt" and e.line is not None and e.line >= 1
