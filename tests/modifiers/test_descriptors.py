@@ -261,3 +261,17 @@ def test_gallery_descriptors_round_trip_through_the_models(name):
     again = validate_descriptor(d.model_dump(by_alias=True, exclude_none=True))
     assert again == d
     assert validate_descriptor(d) == d
+
+
+@pytest.mark.parametrize("white_king,becomes", [("d1", "pawn"), ("a1", "rook")])
+def test_piece_type_change_never_leaves_the_waiting_side_in_check(white_king, becomes):
+    # at the end of White's turn the black pawn on d3 would become a rook; on the open
+    # d-file that rook would attack a white king on d1 with Black to move: skipped
+    d = desc(trig("on-turn-end", seed("PieceType", "rook"), color="white"))
+    board = "3K3R" if white_king == "d1" else "K6R"
+    g = Game(f"4k3/8/8/8/8/3p4/8/{board} w - - 0 1",
+             ruleset=attach(fide_rules(), d, squares=["d3"]))
+    g.push("h1h2")
+    assert g.piece_at("d3").values["type"] == becomes
+    assert not g.state.attacked(g.state.colors, g.state.types, g.state.royal_squares(
+        g.state.colors, g.state.types, "white")[0], "black")
