@@ -23,8 +23,9 @@ A descriptor is a JSON object (JSON Schema: ``houserules modifiers schema``):
 
 ``attach(ruleset, descriptor, squares=None, base_dir=None)`` returns a copy of the
 rule set. When a game starts, the descriptor's ``primitives`` are applied, in
-order, to each piece standing on ``squares`` (or, without squares, each piece
-``appliesTo`` selects: colour, piece types, squares; by default every piece). At
+order, to each piece standing on ``squares`` (an empty square there is a
+``ModifierError``), or, without squares, to each piece ``appliesTo`` selects
+(colour, piece types, squares; by default every piece). At
 the top level an effect primitive acts at once on that piece, a trigger
 primitive seeds its ``On*Hooks`` attribute on it, and a ``conditional`` becomes a
 standing hook evaluated after every move (dispatch stage 10). ``requires`` names

@@ -30,7 +30,7 @@ from rete import Call, P, Rule, Template, V
 from chess_rules.squares import opposite
 
 from .models import (HOOK_ATTR, SPECIAL_ATTRS, TRIGGER_KINDS, Descriptor,
-                     ModifierCompositionError)
+                     ModifierCompositionError, ModifierError)
 
 STAGE_NAMES = ("auras", "damaged", "capture", "captured", "promotion", "move",
                "moved-onto-square", "check-received", "check-delivered", "conditional",
@@ -714,7 +714,13 @@ def setup_modifiers(game, pos) -> None:
     for di, squares in reg.attachments:
         d = reg.descriptors[di]
         if squares is not None:
-            targets = [st.facts[q] for q in squares if st.facts[q] is not None]
+            empty = [q for q in squares if st.facts[q] is None]
+            if empty:
+                from chess_rules.squares import SQUARE_NAMES
+                raise ModifierError(
+                    f"modifier {d.id!r} is attached to {', '.join(SQUARE_NAMES[q] for q in empty)}, "
+                    f"where no piece stands")
+            targets = [st.facts[q] for q in squares]
         else:
             targets = [st.facts[q] for q in range(64) if st.facts[q] is not None
                        and d.applies_to.matches(st.facts[q].values["type"],

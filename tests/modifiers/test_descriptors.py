@@ -275,3 +275,10 @@ def test_piece_type_change_never_leaves_the_waiting_side_in_check(white_king, be
     assert g.piece_at("d3").values["type"] == becomes
     assert not g.state.attacked(g.state.colors, g.state.types, g.state.royal_squares(
         g.state.colors, g.state.types, "white")[0], "black")
+
+
+def test_attaching_to_an_empty_square_is_an_error():
+    from presets.modifiers import ModifierError
+    rs = attach(fide_rules(), "berserker", squares=["e4"])
+    with pytest.raises(ModifierError, match="e4"):
+        Game(ruleset=rs)

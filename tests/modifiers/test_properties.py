@@ -150,6 +150,7 @@ def test_random_valid_descriptors_keep_chess_sound(d, squares, seed, preset):
     n, depth = count_nodes(desc.primitives)
     assert n <= MAX_PRIMITIVE_COUNT and depth <= MAX_RECURSION_DEPTH
     base = load(preset) if preset else fide_rules()
+    squares = [q for q in squares if q < 16 or q >= 48] or [4]   # occupied at the start
     g = Game(ruleset=attach(base, d, squares=squares))
     _play_and_undo(g, seed, hp=False)
 
@@ -158,8 +159,10 @@ def test_random_valid_descriptors_keep_chess_sound(d, squares, seed, preset):
 @given(d=descriptors(hp=True), squares=st.lists(SQ, min_size=1, max_size=6),
        seed=st.integers(0, 10**6))
 def test_random_valid_descriptors_with_piece_hp(d, squares, seed):
-    g = Game("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
-             ruleset=attach(load("piece-hp"), d, squares=squares))
+    fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"
+    occupied = set(p.values["square"] for p in Game(fen).pieces())
+    squares = [q for q in squares if q in occupied] or [4]
+    g = Game(fen, ruleset=attach(load("piece-hp"), d, squares=squares))
     _play_and_undo(g, seed, hp=True)
 
 
