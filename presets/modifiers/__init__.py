@@ -190,7 +190,7 @@ from .models import (DESCRIPTOR_VERSION, KINDS, MAX_PRIMITIVE_COUNT, MAX_RECURSI
 GALLERY_DIR = Path(__file__).parent / "gallery"
 
 __all__ = [
-    "attach", "attach_descriptor_file", "load_descriptor", "gallery_names", "gallery",
+    "attach", "attach_descriptor_file", "piece_hooks", "load_descriptor", "gallery_names", "gallery",
     "descriptor_schema", "validate_descriptor", "Descriptor", "ModifierError",
     "DescriptorError", "DescriptorVersionError", "UnknownKindError", "RecursionDepthError",
     "PrimitiveCountError", "BadParamsError", "UnknownModifierError",
@@ -293,6 +293,22 @@ def attach(ruleset, descriptor, squares=None, base_dir=None):
 def attach_descriptor_file(ruleset, path):
     """``--modifier FILE.json``: attach to the pieces the descriptor selects."""
     return attach(ruleset, Path(path))
+
+
+def piece_hooks(game, square) -> dict[str, list[str]]:
+    """The hooks seeded on the piece on ``square``: ``{"OnMoveHooks":
+    ["berserker $.primitives[0]"], ...}`` (its ``On*Hooks`` attributes)."""
+    reg = game.ruleset.config.get("modifiers")
+    f = game.piece_at(square)
+    if reg is None or f is None:
+        return {}
+    out: dict[str, list[str]] = {}
+    for h in sorted(game.session.facts_of("mod-hook"), key=lambda h: h.id):
+        v = h.values
+        if v["piece"] == f.id:
+            di, path, _ = reg.hooks[v["hook"]]
+            out.setdefault(v["attr"], []).append(f"{reg.descriptors[di].id} {path}")
+    return out
 
 
 def modifier_table() -> list[dict]:

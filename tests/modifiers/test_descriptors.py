@@ -282,3 +282,14 @@ def test_attaching_to_an_empty_square_is_an_error():
     rs = attach(fide_rules(), "berserker", squares=["e4"])
     with pytest.raises(ModifierError, match="e4"):
         Game(ruleset=rs)
+
+
+def test_piece_hooks_show_the_seeded_on_hooks_attributes():
+    from presets.modifiers import piece_hooks
+    rs = attach(attach(fide_rules(), "berserker", squares=["g1"]), "panic-mode", squares=["e1"])
+    g = Game(ruleset=rs)
+    assert piece_hooks(g, "g1") == {"OnMoveHooks": ["berserker $.primitives[0]"]}
+    assert piece_hooks(g, "e1") == {"OnCheckReceivedHooks": ["panic-mode $.primitives[0]"]}
+    assert piece_hooks(g, "b1") == {}
+    g.push("g1f3")
+    assert piece_hooks(g, "f3") == {"OnMoveHooks": ["berserker $.primitives[0]"]}
