@@ -86,6 +86,7 @@ class Game:
         self.state.game = self
         self._stack: list[tuple[int, Move, str]] = []
         self._history: list[tuple] = []
+        self._ep_pending = False
         self._legal_cache: list[Move] | None = None
         self._start_fen = None
         if position is None:
@@ -141,7 +142,8 @@ class Game:
             hook(self, pos)
         s.run()
         self._start_fen = self.fen()
-        self._history = [self._position_key()]
+        self._history = []
+        self._push_key()
 
     # ------------------------------------------------------------ reading the position
 
@@ -238,6 +240,8 @@ class Game:
         if self._legal_cache is None:
             cands = self._generate()
             self._legal_cache = [cands[u] for u in sorted(cands)]
+            if self._ep_pending:
+                self._resolve_ep()
         return self._legal_cache
 
     def legal_uci(self) -> list[str]:
@@ -267,6 +271,8 @@ class Game:
         return m
 
     def _play(self, m: Move) -> None:
+        if self._ep_pending:
+            self._resolve_ep()
         s = self.session
         st = self.state
         mark = s.checkpoint()
@@ -296,7 +302,7 @@ class Game:
             raise
         self._stack.append((mark, m, color))
         self._legal_cache = None
-        self._history.append(self._position_key())
+        self._push_key()
         del st
 
     def push_san(self, san: str) -> Move:
@@ -309,6 +315,7 @@ class Game:
         mark, m, _ = self._stack.pop()
         self.session.rollback(mark)
         self._history.pop()
+        self._ep_pending = False      # the entry below was settled before this move
         self._legal_cache = None
         return m
 
@@ -336,8 +343,29 @@ class Game:
 
     def repetitions(self) -> int:
         """How many times the current position has occurred (this time included)."""
+        self._resolve_ep()
         cur = self._history[-1]
         return sum(1 for k in self._history if k == cur)
+
+    def _push_key(self) -> None:
+        """Record the position for repetition. An en-passant target counts only if
+        the capture is legal (a pinned pawn's is not; FIDE 9.2.3, as python-chess):
+        that needs the legal moves, so it is settled lazily - when they are
+        generated here anyway, when repetitions are asked, or before the next move -
+        and a leaf that is only made and unmade never pays for it."""
+        key = self._position_key()
+        self._history.append(key)
+        self._ep_pending = bool(key[4])
+
+    def _resolve_ep(self) -> None:
+        if not self._ep_pending:
+            return
+        self._ep_pending = False
+        if not self._history:
+            return
+        key = self._history[-1]
+        legal = {m.to for m in self.legal_moves() if m.kind == "en-passant"}
+        self._history[-1] = key[:4] + (tuple(e for e in key[4] if e in legal),) + key[5:]
 
     def _position_key(self) -> tuple:
         st = self.state
@@ -353,11 +381,6 @@ class Game:
                     if types[a] == "pawn" and colors[a] == turn:
                         eps.append(e)
                         break
-            if eps:
-                # a target counts only if the capture is legal (a pinned pawn's is not),
-                # as FIDE 9.2.3 has it and python-chess's repetition key does
-                legal = {m.to for m in self.legal_moves() if m.kind == "en-passant"}
-                eps = [e for e in eps if e in legal]
         rights = bt.get("castling")
         rights = frozenset([(f.values["color"], f.values["side"]) for f in rights.values()]) \
             if rights else frozenset()
