@@ -343,7 +343,8 @@ class _Runner:
                 detail.append("missing (illegal): " + " ".join(missing))
             if extra:
                 detail.append("unexpected (legal): " + " ".join(extra))
-            expl = "\n".join(x for x in (self.explain(m) for m in missing) if x) or None
+            shown = missing[:5] + extra[:5]      # the engine's word on each difference
+            expl = "\n".join(x for x in (self.explain(m) for m in shown) if x) or None
             self.fail(e, f"{what}: {' '.join(want) or 'none'}",
                       f"{what}: {' '.join(got) or 'none'} ({'; '.join(detail)})", expl)
 
