@@ -92,7 +92,7 @@ class Token:
     """A partial match: the facts matched so far (``None`` for negated positions)."""
 
     __slots__ = ("parent", "fact", "facts", "node", "children", "results", "owner",
-                 "activation", "supported", "dead", "passing")
+                 "activation", "supported", "dead", "passing", "key")
 
     def __init__(self, parent, fact, node):
         self.parent = parent
@@ -109,25 +109,41 @@ class Token:
 
 
 def delete_token(tok: Token, from_parent: bool = True) -> None:
-    """Delete a token and everything below it (a token is deleted once)."""
+    """Delete a token and everything below it (a token is deleted once).
+
+    Iterative (no recursion per token); tokens of plain beta memories are
+    unfiled inline, every other store does it in its ``remove_token``.
+    """
     if tok.dead:
         return
-    tok.dead = True
-    ch = tok.children
-    if ch:
-        tok.children = None
-        for c in ch:
-            delete_token(c, False)
-    tok.node.remove_token(tok)
-    f = tok.fact
-    if f is not None:
-        f.tokens.pop(tok, None)
     if from_parent:
         p = tok.parent
         if p is not None:
             pc = p.children
             if pc:
                 pc.pop(tok, None)
+    stack = [tok]
+    pop = stack.pop
+    push = stack.extend
+    while stack:
+        t = pop()
+        if t.dead:
+            continue
+        t.dead = True
+        ch = t.children
+        if ch:
+            t.children = None
+            push(ch)
+        node = t.node
+        if node.plain:
+            del node.tokens[t]
+            if node.indexes:
+                node.remove_from_indexes(t)
+        else:
+            node.remove_token(t)
+        f = t.fact
+        if f is not None:
+            f.tokens.pop(t, None)
 
 
 def delete_children(tok: Token) -> None:
@@ -255,6 +271,7 @@ class Store:
     kind = "store"
     gated = False
     exists = False
+    plain = False       # a beta memory: tokens are unfiled by delete_token itself
 
     def __init__(self, parent):
         self.parent = parent          # the node feeding this store (join/test or store)
@@ -278,7 +295,17 @@ class Store:
         if self.indexes:
             facts = tok.facts
             for ent in self.indexes.values():
-                _bucket_add(ent[1], ent[0](facts), tok)
+                idx = ent[1]
+                k = ent[0](facts)
+                try:
+                    b = idx.get(k)
+                except TypeError:
+                    _bucket_add(idx, k, tok)
+                    continue
+                if b is None:
+                    idx[k] = {tok: None}
+                else:
+                    b[tok] = None
         return tok
 
     def remove_token(self, tok: Token) -> None:
@@ -289,7 +316,17 @@ class Store:
     def remove_from_indexes(self, tok: Token) -> None:
         facts = tok.facts
         for ent in self.indexes.values():
-            _bucket_remove(ent[1], ent[0](facts), tok)
+            idx = ent[1]
+            k = ent[0](facts)
+            try:
+                b = idx.get(k)
+            except TypeError:
+                _bucket_remove(idx, k, tok)
+                continue
+            if b is not None:
+                b.pop(tok, None)
+                if not b:
+                    del idx[k]
 
     def index_for(self, spec) -> dict:
         """The left index for a join with this spec (shared by equal left keys)."""
@@ -329,6 +366,7 @@ class RootMemory(Store):
 
 class BetaMemory(Store):
     kind = "beta-memory"
+    plain = True
 
     def left_activate(self, parent_tok, fact=None) -> None:
         tok = self.new_token(parent_tok, fact)
@@ -356,22 +394,50 @@ class NegativeNode(Store):
         self.session = session
 
     def left_activate(self, parent_tok, fact=None) -> None:
-        tok = self.new_token(parent_tok, None)
-        spec = self.spec
+        # new_token inlined: a negative token has no fact of its own
+        tok = Token(parent_tok, None, self)
+        ch = parent_tok.children
+        if ch is None:
+            parent_tok.children = {tok: None}
+        else:
+            ch[tok] = None
+        self.tokens[tok] = None
         facts = tok.facts
-        if spec.left_key is not None:
-            k = spec.left_key(facts)
-            _bucket_add(self.own_index, k, tok)
-            cand = _bucket(spec.amem_index, k)
-            cand = cand.values() if cand else ()
+        if self.indexes:
+            for ent in self.indexes.values():
+                _bucket_add(ent[1], ent[0](facts), tok)
+        spec = self.spec
+        lk = spec.left_key
+        if lk is not None:
+            k = tok.key = lk(facts)
+            own = self.own_index
+            try:
+                b = own.get(k)
+            except TypeError:
+                k = tok.key = hkey(k)
+                b = own.get(k)
+            if b is None:
+                own[k] = {tok: None}
+            else:
+                b[tok] = None
+            cand = spec.amem_index.get(k)
+            if not cand:
+                cand = ()
+            else:
+                cand = cand.values()
         else:
             cand = self.amem.items.values()
         res = {}
         test = spec.test
-        for f in cand:
-            if test is None or test(facts, f):
+        if test is None:
+            for f in cand:
                 res[f] = None
                 f.neg_results[tok] = None
+        else:
+            for f in cand:
+                if test(facts, f):
+                    res[f] = None
+                    f.neg_results[tok] = None
         tok.results = res
         if bool(res) == self.exists:
             for c in self.children:
@@ -425,10 +491,18 @@ class NegativeNode(Store):
 
     def remove_token(self, tok) -> None:
         del self.tokens[tok]
-        for f in tok.results:
-            f.neg_results.pop(tok, None)
+        res = tok.results
+        if res:
+            for f in res:
+                f.neg_results.pop(tok, None)
         if self.spec.left_key is not None:
-            _bucket_remove(self.own_index, self.spec.left_key(tok.facts), tok)
+            own = self.own_index
+            k = tok.key
+            b = own.get(k)
+            if b is not None:
+                b.pop(tok, None)
+                if not b:
+                    del own[k]
         if self.indexes:
             self.remove_from_indexes(tok)
 
@@ -661,8 +735,13 @@ class JoinNode:
     def left_activate(self, tok) -> None:
         spec = self.spec
         facts = tok.facts
-        if spec.left_key is not None:
-            b = _bucket(spec.amem_index, spec.left_key(facts))
+        lk = spec.left_key
+        if lk is not None:
+            k = lk(facts)
+            try:
+                b = spec.amem_index.get(k)
+            except TypeError:
+                b = _bucket(spec.amem_index, k)
             if not b:
                 return
             cand = b.values()
@@ -690,20 +769,38 @@ class JoinNode:
     def right_activate(self, fact) -> None:
         pidx = self.pidx
         if pidx is not None:
-            toks = _bucket(pidx, self.spec.right_key(fact))
+            k = self.spec.right_key(fact)
+            try:
+                toks = pidx.get(k)
+            except TypeError:
+                toks = _bucket(pidx, k)
             if not toks:
                 return
         else:
             toks = self.parent.tokens
+            if not toks:
+                return
         test = self.spec.test
-        gated = self.parent.gated
         children = self.children
-        for tok in toks:
-            if gated and not tok.passing:
-                continue
-            if test is None or test(tok.facts, fact):
-                for c in children:
-                    c.left_activate(tok, fact)
+        if self.parent.gated:
+            for tok in toks:
+                if tok.passing and (test is None or test(tok.facts, fact)):
+                    for c in children:
+                        c.left_activate(tok, fact)
+        elif len(children) == 1:
+            la = children[0].left_activate
+            if test is None:
+                for tok in toks:
+                    la(tok, fact)
+            else:
+                for tok in toks:
+                    if test(tok.facts, fact):
+                        la(tok, fact)
+        else:
+            for tok in toks:
+                if test is None or test(tok.facts, fact):
+                    for c in children:
+                        c.left_activate(tok, fact)
 
     def replay(self, child) -> None:
         """Feed a new child everything this join would have passed it."""

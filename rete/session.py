@@ -14,6 +14,7 @@ Example::
 """
 from __future__ import annotations
 
+import gc
 from collections import deque
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -802,6 +803,13 @@ class Session:
         self._halted = False
         n = 0
         mark = self.checkpoint()
+        # Matching allocates tokens by the million and frees them by reference
+        # counting (deletion breaks every token/parent and token/activation
+        # link); the cyclic collector would only rescan the live network over
+        # and over, so it is paused while the run lasts.
+        gc_on = gc.isenabled()
+        if gc_on:
+            gc.disable()
         try:
             agenda = self.agenda
             while limit is None or n < limit:
@@ -815,6 +823,9 @@ class Session:
         except BaseException:
             self.rollback(mark)
             raise
+        finally:
+            if gc_on:
+                gc.enable()
         self.commit(mark)
         return n
 

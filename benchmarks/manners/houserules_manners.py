@@ -100,7 +100,7 @@ def rules() -> list:
     ]
 
 
-def build(strategy: str = "mea", use_text: bool | None = None) -> tuple[Session, list]:
+def build(strategy: str = "depth", use_text: bool | None = None) -> tuple[Session, list]:
     """A session with the templates and rules; returns it and the output list."""
     s = Session(strategy=strategy)
     out: list = []
@@ -136,7 +136,7 @@ def load(s: Session, data) -> None:
     s.assert_fact("context", state="start")
 
 
-def run(data, strategy: str = "mea", use_text: bool | None = None) -> dict:
+def run(data, strategy: str = "depth", use_text: bool | None = None) -> dict:
     s, out = build(strategy, use_text)
     load(s, data)
     firings = s.run()
