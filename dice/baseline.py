@@ -83,7 +83,9 @@ class BaselineTurns:
         ep_capture = is_pawn and to in self.eps and b.piece_at(to) is None and (frm % 8 != to % 8)
         victim_sq = self.eps[to][0] if ep_capture else to
         if ep_capture:
-            saved[2] = (victim_sq, b.remove_piece_at(victim_sq))
+            # the private BaseBoard method: remove_piece_at would clear the move stack
+            saved[2] = (victim_sq, b.piece_at(victim_sq))
+            b._remove_piece_at(victim_sq)
             b.push(chess.Move(frm, to))
         else:
             b.push(m)
@@ -102,7 +104,8 @@ class BaselineTurns:
         self.board.pop()
         self.eps, self.dice, removed = saved
         if removed is not None:
-            self.board.set_piece_at(*removed)
+            sq, piece = removed
+            self.board._set_piece_at(sq, piece.piece_type, piece.color)
 
 
 def _enumerate(bt: BaselineTurns):

@@ -335,3 +335,13 @@ def test_refusal_kinds():
     from chess_rules.errors import MoveParseError
     with pytest.raises(MoveParseError):
         apply_move(d, "zz99")
+
+
+def test_baseline_agrees_on_en_passant_inside_a_turn():
+    # en passant with dice left after it (the python-chess enumeration must take it
+    # back without losing its move stack)
+    from dice.baseline import baseline_tree
+    d = "4k3/8/8/8/2pPPp2/8/8/4K3 b - d3e3 0 1 PPP"
+    tree = legal_turn_tree(d)
+    assert tree["c4d3"]["f4e3"]
+    assert baseline_tree(d) == tree
