@@ -368,6 +368,7 @@ SYNTAX = [
     ('scenario "a"\n  fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1\n  layout standard\n', 3, 3, "either 'fen' or 'layout'"),
     ('scenario "a"\n\nscenario "a"\n', 3, 1, "used twice"),
     ('scenario ""\n', 1, 10, "non-empty name"),
+    ('scenario "a"\n  mark very-slow\n', 2, 8, "bad mark 'very-slow'"),
 ]
 
 
@@ -512,6 +513,12 @@ def test_pytest_plugin_makes_each_scenario_an_item(pytester):
     assert "rules.hrt:8:16: expect legal e1g1" in out and "expect legal e1g1" in out
     assert "expected: e1g1 is legal" in out
     assert "explanation: e1g1: refused by fide.castling - f1 is not empty" in out
+
+
+def test_pytest_plugin_applies_marks(pytester):
+    pytester.makefile(".hrt", marked=scen("mark slow\nexpect count 20", "deep") + scen("expect count 20", "quick"))
+    result = pytester.runpytest("-p", "no:cacheprovider", "-q", "-o", "addopts=", "-m", "not slow")
+    result.assert_outcomes(passed=1, deselected=1)
 
 
 def test_pytest_plugin_reports_a_syntax_error_with_its_position(pytester):

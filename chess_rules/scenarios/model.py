@@ -71,6 +71,7 @@ class Setup:
     modifiers: list[tuple[Arg, list[str]]] = field(default_factory=list)
     dfen: Arg | None = None
     config_loc: Loc | None = None
+    marks: list[str] = field(default_factory=list)   # pytest markers, e.g. slow
 
     @property
     def is_dice(self) -> bool:

@@ -22,7 +22,9 @@ from .model import Arg, Expectation, Loc, Scenario, ScenarioError, Setup, Step
 
 GRAMMAR = Path(__file__).with_name("scenario.lark")
 UCI_RE = re.compile(r"^[a-h][1-8][a-h][1-8][a-zA-Z]?$")
-SETUP_KINDS = {"presets", "config", "fen", "layout", "place", "remove", "rules", "modifier", "dfen"}
+SETUP_KINDS = {"presets", "config", "fen", "layout", "place", "remove", "rules", "modifier", "dfen",
+               "mark"}
+MARK_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 FACES = {"1", "2", "3", "4", "5", "6"}
 
 
@@ -307,6 +309,8 @@ class _Build(Transformer):
             s.rules.append(payload)
         elif kind == "modifier":
             s.modifiers.append(payload)
+        elif kind == "mark":
+            s.marks.extend(payload)
 
     # setup -----------------------------------------------------------------
     @v_args(meta=True)
@@ -337,6 +341,13 @@ class _Build(Transformer):
     @v_args(meta=True)
     def dfen(self, meta, toks):
         return ("dfen", self._loc(meta), Arg(str(toks[0]).strip(), Loc(self.file, toks[0].line, toks[0].column)))
+
+    @v_args(meta=True)
+    def mark(self, meta, toks):
+        for t in toks:
+            if not MARK_RE.match(str(t)):
+                raise self._err(f"bad mark {str(t)!r} (a pytest marker name, e.g. slow)", t)
+        return ("mark", self._loc(meta), [str(t) for t in toks])
 
     @v_args(meta=True)
     def layout(self, meta, toks):

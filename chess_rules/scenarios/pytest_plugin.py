@@ -28,7 +28,10 @@ class ScenarioFile(pytest.File):
         except ScenarioError as e:
             raise self.CollectError(str(e)) from None
         for sc in scenarios:
-            yield ScenarioItem.from_parent(self, name=sc.name, scenario=sc)
+            item = ScenarioItem.from_parent(self, name=sc.name, scenario=sc)
+            for mark in sc.setup.marks:
+                item.add_marker(getattr(pytest.mark, mark))
+            yield item
 
     class CollectError(Exception):
         pass
