@@ -33,7 +33,9 @@ class DiceMoveError(IllegalMoveError):
     """A micro-move that :func:`dice.apply_move` refuses.
 
     ``kind`` is one of ``'no-die'``, ``'illegal'``, ``'max-micro-moves'``,
-    ``'game-over'``; ``rule`` names the production that refused it, when one did.
+    ``'game-over'``; ``rule`` names the production that refused it, when one did
+    (``dice.die-filter``, ``fide.castling``, ...), or ``dice.maximum-micro-moves``
+    for the turn-level rule (the tree of :mod:`dice.turns`, not a production).
     """
 
     kind = "illegal"

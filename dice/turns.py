@@ -62,7 +62,6 @@ class EngineBackend:
 
     def __init__(self, game: DiceGame):
         self.game = game
-        self._dice = game.session.by_template.setdefault("die", {})
 
     def moves(self):
         g = self.game
@@ -302,7 +301,7 @@ def _refuse(game: DiceGame, tree: TurnTree, u: str, frm: int, to: int):
         raise MaxMicroMovesError(
             u, f"it breaks the Maximum Micro-moves Rule: the turn can spend {tree.most} "
                f"dice, and no turn starting with {u} spends that many or captures the king "
-               f"(legal: {', '.join(tree.first())})", "maximum-micro-moves")
+               f"(legal: {', '.join(tree.first())})", "dice.maximum-micro-moves")
     ex = game.explain(u)
     if ex.rule == "dice.die-filter":
         raise NoDieError(u, ex.reason, ex.rule)
