@@ -87,6 +87,48 @@ def build_times(reps: int = 3) -> tuple[float, float]:
     return best_build, best_game
 
 
+def breakdown(fen: str, reps: int = 20) -> None:
+    """Per-operation CPU costs on one position, ours and python-chess's: what a node
+    is made of, and the engine's cost of a single working-memory change."""
+    T = time.process_time
+    g = Game(fen)
+    moves = list(g.legal_moves())
+    t0 = T()
+    for _ in range(reps):
+        for m in moves:
+            g._play(m)
+            g.pop()
+    pp = (T() - t0) / (reps * len(moves))
+    t0 = T()
+    for _ in range(reps):
+        g._legal_cache = None
+        g.legal_moves()
+    lm = (T() - t0) / reps
+    s = g.session
+    piece = next(f for f in s.facts_of("piece"))
+    t0 = T()
+    for _ in range(reps * len(moves)):
+        mark = s.checkpoint()
+        s.modify(piece, moved=not piece.values["moved"])
+        s.rollback(mark)
+    mod = (T() - t0) / (reps * len(moves))
+    b = chess.Board(fen)
+    pm = list(b.legal_moves)
+    t0 = T()
+    for _ in range(reps):
+        for m in pm:
+            b.push(m)
+            b.pop()
+    pc_pp = (T() - t0) / (reps * len(pm))
+    t0 = T()
+    for _ in range(reps):
+        list(b.legal_moves)
+    pc_lm = (T() - t0) / reps
+    print(f"per operation (CPU us): make+unmake {pp * 1e6:.1f} vs python-chess {pc_pp * 1e6:.1f}; "
+          f"legal moves {lm * 1e6:.0f} vs {pc_lm * 1e6:.0f}; one fact modify + rollback in "
+          f"the engine {mod * 1e6:.1f}")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -96,6 +138,9 @@ def main(argv=None) -> int:
                     choices=sorted(POSITIONS), help="positions to run (default: start kiwipete)")
     ap.add_argument("--min-time", type=float, default=0.0,
                     help="repeat python-chess runs until this many seconds (steadier rates)")
+    ap.add_argument("--breakdown", action="store_true",
+                    help="also print per-operation costs (make+unmake, legal moves, one "
+                         "working-memory change) for us and python-chess")
     ap.add_argument("--profile", action="store_true",
                     help="profile our perft with pyinstrument and print the call tree")
     args = ap.parse_args(argv)
@@ -143,6 +188,8 @@ def main(argv=None) -> int:
     r_us, r_pc = nodes_us / tot_us, nodes_pc / tot_pc
     print(f"{'total':10} {'':5} {nodes_us:9d} {r_us:15.0f} {r_pc:17.0f} {r_us / r_pc:7.3f}")
     print(f"ratio (houserules / python-chess nodes per second): {r_us / r_pc:.3f}")
+    if args.breakdown:
+        breakdown(POSITIONS[args.positions[-1]][0])
     return 0
 
 
