@@ -241,9 +241,10 @@ def filter_self_check(ctx, color):
     """Drop every candidate that leaves one of the mover's royal pieces attacked.
 
     With FIDE attacks and apply effects, and one royal piece not in check, only
-    the royal piece's own moves, en passant and the moves of pinned pieces can
-    expose it: a pinned piece may move along its pin line only; the others are
-    judged on a simulated board. Otherwise every candidate is simulated.
+    the royal piece's own moves, en passant, promotions to a royal type (a new
+    royal piece, under coregal or knightmate-rules) and the moves of pinned pieces
+    can expose a royal piece: a pinned piece may move along its pin line only; the
+    others are judged on a simulated board. Otherwise every candidate is simulated.
     """
     st = ctx.session.chess
     rule = ctx.pnode.production.name
@@ -255,10 +256,12 @@ def filter_self_check(ctx, color):
             k = ks[0]
             if not st.attacked(colors, types, k, opposite(color)):
                 pins = _pins(colors, types, st.topology, k, color)
+                royal = st.royal[color]
                 for u, m in list(cands.items()):
                     frm = m.frm
                     if frm == k or m.kind == "en-passant" or (
-                            m.victim is not None and m.victim != m.to):
+                            m.victim is not None and m.victim != m.to) or (
+                            m.promo is not None and m.promo in royal):
                         if st.exposes_royal(m, color) is not None:
                             st.drop(u, rule, "")
                     elif frm in pins and m.to not in pins[frm]:

@@ -32,7 +32,7 @@ k``, ``castlingKingPiece = k``, ``extinctionValue = loss``,
 castling still refuses a commoner king castling out of or through an attacked
 square where ours does not (see the test for the measured behaviour).
 """
-from rete import Not, P, Rule, V
+from rete import Exists, Not, P, Rule, V
 from rete.model import AssertLogical, Expr
 
 from .base import PresetMeta
@@ -64,5 +64,5 @@ def apply(rules, config) -> None:
     rules.replace(Rule("fide.stalemate-draw", stage="result", salience=40,
                        doc="capture-all: a side to move with pieces but no legal move is "
                            "stalemated: a draw.")
-                  .when(P("status", color=V.c, moves=0), Not(P("result")))
+                  .when(P("status", color=V.c, moves=0), Exists(P("piece", color=V.c)))
                   .then(AssertLogical("result", winner="draw", reason="stalemate")))

@@ -98,5 +98,5 @@ def replace_insufficient_material(rules, preset_id: str) -> None:
     rules.replace(Rule("fide.insufficient-material", stage="result", salience=30,
                        doc=f"{preset_id}: a position with nothing but royal pieces of one "
                            "leaping type (kings, or knights) is dead: a draw.")
-                  .when(P("status").as_("s"), Not(P("result")))
+                  .when(P("status").as_("s"))
                   .then(Call(fname, V.s)))

@@ -33,8 +33,8 @@ results on positions from seeded random playouts. python-chess also declares som
 knight-against-knight and bishop endings drawn by material
 (``is_insufficient_material``); here only the opposite-shade bishops are.
 """
-from rete import Call, Not, P, Rule, V
-from rete.model import AssertLogical, Expr
+from rete import Call, Exists, Not, P, Rule, V
+from rete.model import AssertLogical
 
 from .base import PresetMeta
 from .royalty import set_royal
@@ -104,10 +104,10 @@ def apply(rules, config) -> None:
                   .then(AssertLogical("result", winner=V.c, reason="no pieces left")))
     rules.replace(Rule("fide.stalemate-draw", stage="result", salience=40,
                        doc="suicide-chess: a side to move with no legal move wins.")
-                  .when(P("status", color=V.c, moves=0), Not(P("result")))
+                  .when(P("status", color=V.c, moves=0), Exists(P("piece", color=V.c)))
                   .then(AssertLogical("result", winner=V.c, reason="no legal move")))
     rules.replace(Rule("fide.insufficient-material", stage="result", salience=30,
                        doc="suicide-chess: bishops only, each side's on one shade and the two "
                            "sides' on different shades - no capture is possible: a draw.")
-                  .when(P("status").as_("s"), Not(P("result")))
+                  .when(P("status").as_("s"))
                   .then(Call("suicide-chess.opposite-bishops", V.s)))

@@ -44,8 +44,7 @@ Rulings (spec, DECISIONS.md, and ours where marked):
 * (ours) A position set up with no king on either side is a draw; with no king
   on one side, that side has lost.
 """
-from rete import Call, Exists, Not, P, Rule, V
-from rete.model import AssertLogical
+from rete import Call, Exists, P, Rule, V
 
 from chess_rules.squares import SQUARE_NAMES, opposite
 
@@ -96,12 +95,21 @@ def checkmate(ctx, status):
         ctx.assert_logical("result", winner=opposite(c), reason="checkmate")
 
 
+def stalemate(ctx, status):
+    st = ctx.session.chess
+    c = status.values["color"]
+    if st.royal_squares(st.colors, st.types, c) and \
+            not _all_kings_attacked(st, st.colors, st.types, c):
+        ctx.assert_logical("result", winner="draw", reason="stalemate")
+
+
 def apply(rules, config) -> None:
     for name in ("fide.check-resolution", "fide.king-capture-illegal",
                  "fide.insufficient-material"):
         rules.remove(name)
     rules.function("weak-dual-king.mate-filter", mate_filter)
     rules.function("weak-dual-king.checkmate", checkmate)
+    rules.function("weak-dual-king.stalemate", stalemate)
     rules.add(Rule("weak-dual-king.mate-filter", stage="filter", salience=5,
                    doc="weak-dual-king: with every king of the side to move attacked and no "
                        "move leaving one unattacked, the side is checkmated: no legal move.")
@@ -115,7 +123,7 @@ def apply(rules, config) -> None:
     rules.replace(Rule("fide.stalemate-draw", stage="result", salience=40,
                        doc="weak-dual-king: a side to move with no legal move and a king not "
                            "attacked is stalemated: a draw.")
-                  .when(P("status", color=V.c, moves=0), Not(P("result")))
-                  .then(AssertLogical("result", winner="draw", reason="stalemate")))
+                  .when(P("status", color=V.c, moves=0).as_("s"))
+                  .then(Call("weak-dual-king.stalemate", V.s)))
     add_no_royal_left(rules, META.id, "no king left")
 
