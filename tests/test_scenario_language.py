@@ -369,6 +369,7 @@ SYNTAX = [
     ('scenario "a"\n\nscenario "a"\n', 3, 1, "used twice"),
     ('scenario ""\n', 1, 10, "non-empty name"),
     ('scenario "a"\n  mark very-slow\n', 2, 8, "bad mark 'very-slow'"),
+    ('scenario "a\\q"\n', 1, 10, "bad escape"),
 ]
 
 
@@ -532,7 +533,7 @@ def test_pytest_plugin_reports_a_syntax_error_with_its_position(pytester):
 
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
-WORDS = ["scenario", '"x"', '"y"', "expect", "legal", "illegal", "by", "moves", "from", "move",
+WORDS = ["scenario", '"x"', '"y"', '"\\q"', '"\\"b"', "expect", "legal", "illegal", "by", "moves", "from", "move",
          "e2e4", "e4", "e9", "Qd4", "none", "null", "fen", "dfen", "8/8/8", "#", "# c", ":",
          "end", "turn", "roll", "1", "7", "not", "check", "checkmate", "tree", "{", "}",
          "place", "remove", "presets", "config", "a.b=1", "hp", "perft", "count", "undo", "  "]

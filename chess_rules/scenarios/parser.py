@@ -257,7 +257,10 @@ class _Build(Transformer):
     @v_args(meta=True)
     def scenario(self, meta, items):
         name_tok, stmts = items[0], items[1:]
-        name = json.loads(str(name_tok)) if "\\" in str(name_tok) else str(name_tok)[1:-1]
+        try:
+            name = json.loads(str(name_tok)) if "\\" in str(name_tok) else str(name_tok)[1:-1]
+        except ValueError:
+            raise self._err(f"bad escape in the scenario name {str(name_tok)}", name_tok) from None
         if not name.strip():
             raise self._err("a scenario needs a non-empty name", name_tok)
         setup = Setup()
