@@ -15,6 +15,10 @@ Rulings:
   west to h4).
 * With ``knight-immunity`` the step may not capture a knight either (it honours
   the rule set's ``capture-vetoes``).
+
+Fairy-Stockfish: compared in ``tests/presets/test_v1_fsf.py`` with the bishop
+replaced by a ``BW`` (bishop + wazir) piece: legal moves, promotions included,
+and perft agree; no semantic difference found.
 """
 from rete import Call, P, Rule, V
 

@@ -24,6 +24,14 @@ Rulings (spec, DECISIONS.md, and ours where marked):
   not one either.
 * (ours) Royal pieces are never captured, so two bare kings (or only royal
   pieces) draw at once; the fifty-move and repetition draws stay.
+
+* Spec scenario 3 (in check, the only move captures the checker) wins.
+
+Fairy-Stockfish: compared in ``tests/presets/test_v1_fsf.py`` from the
+standard start with chess plus ``extinctionPieceTypes = *``,
+``extinctionPieceCount = 15`` (the side left with 15 pieces loses): legal
+moves and perft agree. Differences: the emulation counts pieces, so it holds
+only from 16 v 16; FSF keeps checkmate as a loss where First Blood draws.
 """
 from rete import Assert, Call, P, Rule, Not, V
 

@@ -23,6 +23,14 @@ Rulings (spec, DECISIONS.md, and ours where marked):
 * (ours) Castling rights of a king or rook destroyed on its home square are gone.
 * (ours) Distance follows the board's topology (it wraps on ``wrap-board``).
 * Incompatible with ``piece-hp``.
+
+* Scenarios 1 and 3 as written put a piece on every square the rook could
+  arrive through; the scenario files let it arrive through an empty square (or
+  from a neighbouring one) and keep the distances the spec lists.
+* (ours) A rook's power to blow up a king is not "check": only attacks are.
+
+Fairy-Stockfish: not compared - FSF's atomic explodes on every capture, the
+capturer included, in all eight directions.
 """
 from rete import Call, P, Rule, Test, V
 

@@ -28,6 +28,11 @@ Rulings (spec, DECISIONS.md, and ours where marked):
   side loses.
 * (ours) The cap (3) and the heal (1) are fixed; a position may still give a king
   more hp in its extended form (it does not heal above 3, and keeps the excess).
+
+* (ours) A royal piece attacked counts as in check whatever its hp (``expect
+  check``); a side in check with no legal move at all is checkmated.
+
+Fairy-Stockfish: not compared (no hit points).
 """
 from rete import Call, Exists, P, Rule, Test, V
 

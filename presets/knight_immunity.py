@@ -24,6 +24,8 @@ Rulings (spec, DECISIONS.md, and ours where marked):
   bishop gives check to a knight it cannot capture (ours, follows the spec).
 * A pawn promoting to a bishop cannot capture a knight on that move; it may
   promote to any other piece.
+
+Fairy-Stockfish: not compared (no capture restriction by victim type).
 """
 from chess_rules import geometry as geo
 from chess_rules.fide import make_slider_gen, mover

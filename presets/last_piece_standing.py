@@ -19,6 +19,15 @@ Rulings (spec, DECISIONS.md, and ours where marked):
 * No insufficient-material draw: king against king plays on until the fifty-move
   rule or a repetition draws it.
 * (ours) Promotion is unchanged (no promotion to a king).
+
+* Spec scenario 2 as written is impossible: a lone king always has a move (any
+  enemy piece next to it may be captured). A side loses by having no legal
+  move only when its pieces are all blocked, e.g. a lone pawn (no king).
+
+Fairy-Stockfish: compared in ``tests/presets/test_v1_fsf.py`` with a non-royal
+``k:K`` king, ``extinctionPieceTypes = *`` (loss) and ``stalemateValue =
+loss``: legal moves (castling through attacked squares included) and perft
+agree; no semantic difference found.
 """
 from rete import Assert, Exists, Expr, Not, P, Rule, V
 

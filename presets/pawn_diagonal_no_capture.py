@@ -15,6 +15,14 @@ Rulings:
 * It promotes on the last rank and may give check like any pawn move. A pawn's
   attacks are unchanged (a quiet move is not an attack).
 * It follows the board's topology (wraps on ``wrap-board``).
+
+* Edge case 3 as written is impossible (a black pawn on d5 cannot take a pawn
+  that went e2-e4); we read it as the black pawn on d4: after ``e2e4`` it may
+  take en passant (``d4e3``) or slant quietly (``d4c3``).
+
+Fairy-Stockfish: compared in ``tests/presets/test_v1_fsf.py`` with a custom
+pawn ``fmWfceFfmFifmnD`` on the berolina base: legal moves and perft agree; no
+semantic difference found.
 """
 from rete import Call, P, Rule, V
 

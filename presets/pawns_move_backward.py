@@ -4,6 +4,12 @@ The step lands only on an empty square (no backward capture), makes no
 en-passant target, and sets the pawn's has-moved flag like any move, so a
 pawn back on its home rank cannot double-step again. It resets the
 fifty-move clock like any pawn move (``fide.turn-advance`` already does).
+
+Fairy-Stockfish: compared in ``tests/presets/test_v1_fsf.py`` with a custom
+pawn ``fmWbmWfceFifmnD`` on the berolina base; legal moves and perft agree
+except for one difference, filtered there and pinned by its own test: FSF's
+initial double step depends on the square only, so a pawn that stepped back to
+its home rank may double-step again in FSF, never here (DECISIONS.md).
 """
 from rete import Call, P, Rule, V
 

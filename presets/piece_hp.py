@@ -33,6 +33,16 @@ Rulings (spec, DECISIONS.md, and ours where marked):
   empty square around it under ``king-heals``, poison under ``poisoned-squares``),
   a side left with no royal piece loses at once.
 * Incompatible with ``explosive-rook``.
+
+* Scenario 3 as written (a queen's capture with every neighbour occupied)
+  cannot happen: the queen's last square before the target is next to it and
+  empty after the move, so the knight is pushed there. A target with every
+  neighbour occupied is removed when the attacker leaps (a knight): both are
+  scenarios.
+* ``fide.move-piece`` moves only the piece named by the move, so a target
+  pushed onto the square the attacker left stays there.
+
+Fairy-Stockfish: not compared (no hit points).
 """
 from __future__ import annotations
 

@@ -20,6 +20,8 @@ Rulings (spec, and ours where marked):
   its own side's next turn if it is still there.
 * (ours) Damage is not "in check" for the self-check filter: a move that leaves a
   king with 1 hp on a poisoned square is legal and loses.
+
+Fairy-Stockfish: not compared (no hit points).
 """
 from rete import Call, P, Rule, V
 

@@ -24,6 +24,16 @@ Rulings (spec, DECISIONS.md, and ours where marked):
 * (ours) With ``piece-hp`` the capture resolves first (the target is damaged and
   pushed), then the fission; the rook and the bishop keep the queen's hp.
 * (ours) Adjacency follows the board's topology (it wraps on ``wrap-board``).
+
+* Scenario 2 as written is impossible: a queen arriving on d4 always leaves an
+  empty square next to it (the one it came from or crossed). With the queen on
+  d3 and the seven other neighbours taken the bishop lands on d3; the bishop is
+  forfeit only when that square is filled too, which happens with ``piece-hp``
+  (the damaged target is pushed there first) - both are scenarios.
+* ``fide.move-piece`` moves only the piece named by the move, so a bishop born
+  on the square the queen left stays there.
+
+Fairy-Stockfish: not compared (no fission).
 """
 from rete import Call, P, Rule, V
 

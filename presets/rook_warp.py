@@ -19,6 +19,17 @@ Rulings (DECISIONS.md):
 * A square a normal slide reaches is listed once (as the normal move).
 * Castling is unchanged; a rook that warped has moved and has lost its right.
 * Only rooks warp; queens slide as in FIDE.
+
+* A rook already on an edge warps at once: from a1, west re-enters at h1 and
+  south re-enters at a8 (the zero-length slide of scenario 1). So in the
+  standard start position ``a1a8`` and ``h1h8`` capture the enemy rooks
+  through the back edge (22 moves, not 20).
+* Scenario 3 as written is self-contradictory (d1 both empty and friendly): we
+  read it as "d1 friendly, d2-d3 empty": the northward warp adds nothing (it
+  stops before d1), the southward slide stops at d2. With the friendly piece on
+  d2 instead, the warp reaches d1.
+
+Fairy-Stockfish: not compared - FSF has no warping rider.
 """
 from rete import Call, P, Rule, V
 

@@ -24,6 +24,8 @@ Rulings (DECISIONS.md, and this module's own where marked):
   as "a pawn captures diagonally across the seam exactly when an enemy piece
   stands there" - White h5xa6 with a black piece on a6, Black h5xa4 with a white
   piece on a4.
+
+Fairy-Stockfish: not compared - FSF has no cylinder topology.
 """
 from chess_rules import geometry as geo
 from chess_rules.fide import movement_rules
