@@ -388,8 +388,10 @@ SEMANTIC = [
     ("fen 8/8/8 w - - 0 1\nexpect count 1", 2, 7, "FenError: bad FEN (placement)"),
     ("fen 4k3/8/8/8/8/8/8/4K3 x - - 0 1\nexpect count 1", 2, 7, "bad FEN"),
     ("layout nope\nexpect count 1", 2, 10, "unknown layout 'nope'"),
-    ("presets pawns-move-backward\nconfig pawns-move-backward.bogus=1\nexpect count 1", 3, 3,
+    ("presets pawns-move-backward\nconfig pawns-move-backward.bogus=1\nexpect count 1", 3, 10,
      "PresetConfigError"),
+    ("presets pawns-move-backward\nconfig pawns-move-backward.scope=white piece-hp.x=1\nexpect count 1",
+     3, 42, "PresetConfigError: configuration given for 'piece-hp'"),
     ("expect count 20\nexpect refused FenError", 3, 3, "must be the only statement"),
 ]
 

@@ -71,6 +71,7 @@ class Setup:
     modifiers: list[tuple[Arg, list[str]]] = field(default_factory=list)
     dfen: Arg | None = None
     config_loc: Loc | None = None
+    config_args: list[Arg] = field(default_factory=list)   # each PRESET.KEY=VALUE word
     marks: list[str] = field(default_factory=list)   # pytest markers, e.g. slow
 
     @property

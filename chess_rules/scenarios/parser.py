@@ -296,6 +296,7 @@ class _Build(Transformer):
         elif kind == "config":
             for pid, key, val, arg in payload:
                 s.config.setdefault(pid, {})[key] = val
+                s.config_args.append(arg)
             s.config_loc = s.config_loc or loc
         elif kind in ("fen", "layout", "dfen"):
             once(kind)

@@ -168,6 +168,11 @@ def _locate_setup_error(sc: Scenario, e: Exception) -> ScenarioError:
     if "UnknownLayoutError" in names and s.layout is not None:
         return _err(msg, s.layout)
     if "PresetConfigError" in names and s.config_loc is not None:
+        text = str(e)
+        for a in s.config_args:             # the word of the preset the error names
+            pid = a.text.split(".", 1)[0]
+            if f"'{pid}'" in text or f'"{pid}"' in text:
+                return _err(msg, a)
         return _err(msg, s.config_loc)
     if names & {"FenError", "DfenError"}:
         src = s.dfen or s.fen or s.layout
