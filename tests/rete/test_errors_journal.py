@@ -1,0 +1,191 @@
+"""Every error of the ReteError hierarchy, each leaving the session as it was;
+checkpoint / rollback / commit / transaction."""
+from __future__ import annotations
+
+import pytest
+
+import rete.errors as E
+from rete import (Assert, AssertLogical, Call, Expr, ModifyFact, Not, P, Rule, Session, Test,
+                  V)
+from rete.language import load_rules
+
+
+def snapshot(s):
+    return {
+        "facts": {f.id: (f.template, dict(f.values), f.timetag) for f in s.facts.values()},
+        "agenda": [(a.production.name, tuple(f.id for f in a.facts)) for a in s.activations()],
+        "productions": [p.name for p in s.list_productions()],
+        "templates": {n: t.slots for n, t in s.templates.items()},
+        "stages": list(s.stages),
+        "nodes": s.stats()["nodes"],
+        "sizes": s.stats()["memory_sizes"],
+    }
+
+
+@pytest.fixture
+def s():
+    s = Session(stages=("default", "main", "late"))
+    s.deftemplate("a", "x", "y")
+    s.deftemplate("b", "x")
+    s.register_function("boom", lambda *a: 1 / 0)
+    s.add(Rule("j", stage="main").when(P("a", x=V.v), P("b", x=V.v)),
+          Rule("copy").when(P("a", x=V.v)).then(AssertLogical("b", x=V.v)))
+    s.assert_fact("a", x=1, y=0)
+    s.assert_fact("b", x=1)
+    return s
+
+
+def refused(s, exc, fn, *args, **kw):
+    before = snapshot(s)
+    with pytest.raises(exc) as e:
+        fn(*args, **kw)
+    assert isinstance(e.value, E.ReteError)
+    assert snapshot(s) == before, f"{exc.__name__} changed the session"
+    return e.value
+
+
+def test_every_error_is_a_rete_error():
+    for name in ("RuleSyntaxError", "CompileError", "UnknownTemplateError", "UnknownSlotError",
+                 "UnknownFunctionError", "UnboundVariableError", "DuplicateTemplateError",
+                 "DuplicateProductionError", "UnknownProductionError", "UnknownStageError",
+                 "StageCycleError", "FactError", "UnknownFactError", "RetractedFactError",
+                 "SlotValueError", "MatchError", "ActionError"):
+        assert issubclass(getattr(E, name), E.ReteError), name
+
+
+def test_syntax_error(s):
+    e = refused(s, E.RuleSyntaxError, load_rules, s, "rule r when a(x: ?v then end")
+    assert e.line == 1 and e.column is not None
+
+
+def test_compile_errors_name_the_rule(s):
+    e = refused(s, E.UnknownTemplateError, s.add, Rule("r1").when(P("nope")))
+    assert e.rule == "r1" and "nope" in str(e)
+    e = refused(s, E.UnknownSlotError, s.add, Rule("r2").when(P("a", z=1)))
+    assert "'z'" in str(e) and "slots: x, y" in str(e)
+    refused(s, E.UnknownFunctionError, s.add, Rule("r3").when(P("a", x=V.v), Test("nofn", V.v)))
+    refused(s, E.UnboundVariableError, s.add, Rule("r4").when(P("a", x=V.v)).then(
+        Assert("b", x=V.w)))
+    refused(s, E.CompileError, s.add, Rule("r5").when(P("a").as_("f"), P("b").as_("f")))
+    # a failure half-way through a file keeps nothing of the file
+    refused(s, E.UnknownSlotError, load_rules, s,
+            "template t (q)\nrule ok when a(x: ?v) then end\nrule bad when a(w: 1) then end")
+
+
+def test_declaration_errors(s):
+    refused(s, E.DuplicateTemplateError, s.deftemplate, "a", "other")
+    refused(s, E.DuplicateProductionError, s.add, Rule("j").when(P("a")))
+    refused(s, E.UnknownProductionError, s.remove_production, "zzz")
+    refused(s, E.UnknownStageError, s.add, Rule("r", stage="nowhere").when(P("a")))
+    refused(s, E.UnknownStageError, s.run, stages=["nowhere"])
+    refused(s, E.StageCycleError, s.define_stages, ["late", "main"])
+
+
+def test_fact_errors(s):
+    refused(s, E.UnknownTemplateError, s.assert_fact, "nope", x=1)
+    refused(s, E.SlotValueError, s.assert_fact, "a", z=1)
+    (a,) = s.facts_of("a")
+    refused(s, E.SlotValueError, s.modify, a, z=2)
+    refused(s, E.UnknownFactError, s.retract, 999)
+    refused(s, E.UnknownFactError, s.retract, "f-1")
+    other = Session()
+    other.deftemplate("a", "x", "y")
+    foreign = other.assert_fact("a", x=1)
+    foreign.id = 12345
+    refused(s, E.UnknownFactError, s.modify, foreign, x=2)
+    b = s.assert_fact("b", x=7)
+    s.retract(b)
+    refused(s, E.RetractedFactError, s.retract, b)
+    refused(s, E.RetractedFactError, s.modify, b, x=1)
+    refused(s, E.RetractedFactError, s.retract, b.id)
+
+
+def test_match_error_undoes_the_change(s):
+    # a production whose test raises on facts already present is refused whole
+    e = refused(s, E.MatchError, s.add, Rule("bad").when(P("a", x=V.v), Test("boom", V.v)))
+    assert isinstance(e.cause, ZeroDivisionError) and "bad" not in s.productions
+    s.register_function("boom_at5", lambda v: 1 / 0 if v >= 5 else True)
+    s.add(Rule("bad-test").when(P("a", x=V.v), Test("boom_at5", V.v)))
+    e = refused(s, E.MatchError, s.assert_fact, "a", x=5)
+    assert isinstance(e.cause, ZeroDivisionError)
+    (a,) = s.facts_of("a")
+    refused(s, E.MatchError, s.modify, a, x=6)
+
+
+def test_action_error_rolls_the_run_back(s):
+    s.register_function("boom2", lambda ctx, v: 1 / 0)
+    s.add(Rule("explode", salience=-5).when(P("b", x=V.v)).then(Call("boom2", V.v)))
+    s.add(Rule("grow", salience=5).when(P("a", x=V.v).as_("f"), Test("lt", V.v, 3))
+          .then(ModifyFact("f", x=Expr("add", V.v, 1))))
+    e = refused(s, E.ActionError, s.run)
+    assert e.rule == "explode" and isinstance(e.cause, ZeroDivisionError)
+
+
+# ---------------------------------------------------------------- journal
+
+
+def test_checkpoint_and_rollback_restore_facts_agenda_and_support(s):
+    before = snapshot(s)
+    mark = s.checkpoint()
+    n = s.run()                             # fires copy and j; asserts a logical b
+    (a,) = s.facts_of("a")
+    s.modify(a, x=2)
+    s.assert_fact("b", x=9)
+    s.retract(s.facts_of("b")[0])
+    assert snapshot(s) != before
+    s.rollback(mark)
+    assert snapshot(s) == before
+    assert s.run() == n                     # the activations fire again after the rollback
+    logical = [f for f in s.facts_of("b") if f.support is not None]
+    assert logical and all(f.support for f in logical)
+
+
+def test_nested_checkpoints(s):
+    m0 = s.checkpoint()
+    s.assert_fact("b", x=2)
+    snap1 = snapshot(s)
+    m1 = s.checkpoint()
+    s.assert_fact("b", x=3)
+    s.rollback(m1)
+    assert snapshot(s) == snap1
+    m1 = s.checkpoint()
+    s.assert_fact("b", x=4)
+    s.commit(m1)
+    assert sorted(f["x"] for f in s.facts_of("b")) == [1, 2, 4]
+    s.rollback(m0)
+    assert sorted(f["x"] for f in s.facts_of("b")) == [1]
+    assert s._journal is None               # nothing records once every mark is closed
+    s.rollback(5)                           # a mark that is not open is ignored
+
+
+def test_rollback_after_modify_restores_ids_values_and_timetags(s):
+    (a,) = s.facts_of("a")
+    tag, vals = a.timetag, dict(a.values)
+    m = s.checkpoint()
+    s.modify(a, y=5)
+    s.modify(a, x=3)
+    assert a.timetag != tag
+    s.rollback(m)
+    assert s.facts[a.id] is a and a.values == vals and a.timetag == tag
+
+
+def test_transaction(s):
+    before = snapshot(s)
+    with pytest.raises(KeyError):
+        with s.transaction():
+            s.assert_fact("b", x=5)
+            raise KeyError("abort")
+    assert snapshot(s) == before
+    with s.transaction():
+        s.assert_fact("b", x=5)
+    assert 5 in [f["x"] for f in s.facts_of("b")]
+
+
+def test_rollback_survives_production_removal_of_unrelated_rules(s):
+    s.add(Rule("neg").when(P("b", x=V.v), Not(P("a", x=V.v))))
+    before = snapshot(s)
+    m = s.checkpoint()
+    s.retract(s.facts_of("a")[0])
+    assert ("neg", ) == tuple({a[0] for a in snapshot(s)["agenda"]} & {"neg"})
+    s.rollback(m)
+    assert snapshot(s) == before
