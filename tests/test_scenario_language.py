@@ -458,6 +458,28 @@ def test_a_refused_rule_file_points_at_the_rules_statement(tmp_path, monkeypatch
     run(scen("rules broken.hr\nexpect refused RuleSyntaxError"))
 
 
+def test_a_real_rule_file_with_a_syntax_error(tmp_path):
+    (tmp_path / "bad.hr").write_text("this is not a rule\n")
+    f = tmp_path / "r.hrt"
+    f.write_text(scen("rules bad.hr\nexpect count 20") + scen("rules bad.hr\nexpect refused RuleSyntaxError", "r")
+                 + scen("rules nope.hr\nexpect count 20", "missing"))
+    bad, refused, missing = parse_file(f)
+    with pytest.raises(ScenarioError) as ei:
+        run_scenario(bad)
+    assert (ei.value.line, ei.value.column) == (2, 9)
+    assert f"RuleSyntaxError: {tmp_path / 'bad.hr'}:1:1" in ei.value.message
+    run_scenario(refused)
+    with pytest.raises(ScenarioError) as ei:
+        run_scenario(missing)
+    assert (ei.value.line, ei.value.column) == (8, 9) and "cannot read rule file" in ei.value.message
+
+
+def test_a_real_modifier_by_gallery_name():
+    run(scen("modifier stunner on e1\nexpect count 20"))
+    e = error(scen("modifier no-such-recipe on e1\nexpect count 20"))
+    assert (e.line, e.column) == (2, 12) and "unknown modifier 'no-such-recipe'" in e.message
+
+
 # ---------------------------------------------------------------- the CLI
 
 PASSING = scen("expect count 20", "passes") + scen("move e2e4\nexpect turn black", "passes too")

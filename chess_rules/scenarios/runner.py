@@ -19,7 +19,13 @@ from chess_rules.errors import ChessError, IllegalMoveError, MoveParseError
 from chess_rules.fen import STARTING_FEN
 from chess_rules.squares import PIECE_TO_LETTER, SQUARE_NAMES, parse_square
 
+from rete.errors import ReteError
+
 from .model import Arg, Expectation, Loc, Scenario, ScenarioError, Step
+
+#: What a refused setup raises: the chess layer's errors (presets, FEN, modifiers),
+#: the engine's (a rule file that does not compile), bad values, unreadable files.
+_REFUSALS = (ChessError, ReteError, ValueError, OSError)
 
 UCI_RE = re.compile(r"^[a-h][1-8][a-h][1-8][a-zA-Z]?$")
 #: Seconds a scenario may run before it is stopped (``HOUSERULES_SCENARIO_TIMEOUT``; 0 = never).
@@ -251,7 +257,7 @@ def _run_scenario(sc: Scenario, where: list | None = None) -> None:
         runner = DiceRunner(sc) if sc.setup.is_dice else GameRunner(sc)
     except ScenarioError:
         raise
-    except (ChessError, ValueError, OSError) as e:
+    except _REFUSALS as e:
         if refused:
             kind = refused[0].args[0].text
             names = [c.__name__ for c in type(e).__mro__]
