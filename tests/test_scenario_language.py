@@ -131,6 +131,22 @@ def test_place_and_remove_edit_the_position():
     """))
 
 
+def test_the_examples_in_the_documentation_run():
+    """Every fenced block of docs/scenario-language.md that holds scenarios parses and passes
+    (positions reported as lines of the document)."""
+    import re
+    doc = Path(__file__).resolve().parents[1] / "docs" / "scenario-language.md"
+    text = doc.read_text()
+    ran = 0
+    for m in re.finditer(r"```\n(.*?)```", text, re.S):
+        if re.search(r'^scenario "', m.group(1), re.M):
+            offset = text[:m.start(1)].count("\n")
+            for sc in parse_text("\n" * offset + m.group(1), str(doc)):
+                run_scenario(sc)
+                ran += 1
+    assert ran >= 6
+
+
 # ---------------------------------------------------------------- every expectation, both ways
 
 FOOLS_MATE = "move f2f3 e7e5 g2g4 d8h4"
