@@ -65,6 +65,7 @@ META = PresetMeta(
     incompatible_with=["berolina-pawns-2", "double-pawn-sprint", "pawn-diagonal-no-capture",
                        "knight-immunity"],
     scope_aware=True, config_model=ScopeConfig,
+    gallery="v2",
 )
 
 FORWARD = {"white": "N", "black": "S"}

@@ -43,6 +43,7 @@ META = PresetMeta(
     incompatible_with=["berolina-pawns", "double-pawn-sprint", "pawn-diagonal-no-capture",
                        "knight-immunity"],
     scope_aware=True, config_model=ScopeConfig,
+    gallery="v2",
 )
 
 

@@ -50,6 +50,7 @@ META = PresetMeta(
                 "for moves and attacks alike.",
     mode="override", affects=["fide.bishop-move", "fide.queen-move"],
     incompatible_with=["wrap-board"],
+    gallery="v2",
 )
 
 BOUNCING_RULES = ("fide.bishop-move", "fide.queen-move")

@@ -33,6 +33,7 @@ META = PresetMeta(
                 "per ray, for moves and attacks alike.",
     mode="override", affects=["fide.bishop-move", "fide.queen-move"],
     incompatible_with=["bouncing-pieces", "wrap-board"],
+    gallery="v2",
 )
 
 

@@ -58,6 +58,7 @@ META = PresetMeta(
                 "checkmate on either half-move ends the game.",
     mode="hybrid", affects=["fide.turn-advance", "fide.ep-target-expire"],
     incompatible_with=["monster-rules"],
+    gallery="v2",
 )
 
 

@@ -53,6 +53,7 @@ META = PresetMeta(
     mode="hybrid", affects=["fide.turn-advance", "fide.ep-target-expire"],
     incompatible_with=["double-move"],
     scope_aware=True, config_model=MonsterConfig, preferred_layout="monster",
+    gallery="v2",
 )
 
 
