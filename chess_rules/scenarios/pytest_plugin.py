@@ -6,6 +6,8 @@ what happened and the engine's explanation of the move involved.
 """
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from .model import ScenarioError
@@ -52,12 +54,21 @@ class ScenarioItem(pytest.Item):
 
     def repr_failure(self, excinfo):
         e = excinfo.value
-        head = f"scenario {self.scenario.name!r} ({self.scenario.file}:{self.scenario.line})"
+        sc = self.scenario
+        head = f"scenario {sc.name!r} ({sc.file}:{sc.line})"
         if isinstance(e, ScenarioFailure):
-            return f"{head}\n{e.report()}"
+            return self._relative(f"{head}\n{e.report()}")
         if isinstance(e, ScenarioError):
-            return f"{head}\n{e}"
+            return self._relative(f"{head}\n{e}")
         return super().repr_failure(excinfo)
+
+    def _relative(self, text: str) -> str:
+        """Paths relative to the rootdir, as pytest prints its own."""
+        try:
+            rel = os.path.relpath(self.scenario.file, self.config.rootpath)
+        except ValueError:
+            return text
+        return text if rel.startswith("..") else text.replace(self.scenario.file, rel)
 
     def reportinfo(self):
         return self.path, self.scenario.line - 1, f"scenario: {self.scenario.name}"
