@@ -1,0 +1,72 @@
+"""berolina-pawns: scope, the Parton en-passant rule and the ep-pawn token, through the
+Game API (the scenario files cover the rest; test_v2_berolina_fsf.py compares with
+Fairy-Stockfish)."""
+from __future__ import annotations
+
+import pytest
+
+from chess_rules.errors import FenError
+from chess_rules.game import Game
+from presets.base import PresetConfigError
+from presets.registry import load
+
+
+def test_target_without_a_taker_is_not_shown():
+    g = Game("4k3/8/8/3p4/8/8/4P3/4K3 w - - 0 1", presets=["berolina-pawns"])
+    g.push("e2c4")
+    assert g.fen() == "4k3/8/8/3p4/2P5/8/8/4K3 b - - 0 1"
+
+
+def test_unambiguous_target_needs_no_token():
+    g = Game("4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1", presets=["berolina-pawns"])
+    g.push("e2c4")
+    assert g.fen() == "4k3/8/8/8/2Pp4/8/8/4K3 b - d3 0 1"
+    assert Game.from_fen(g.fen(), presets=["berolina-pawns"]).legal_uci() == g.legal_uci()
+
+
+def test_ambiguous_target_reached_in_play_is_named_and_round_trips():
+    # e4 already stands beyond d3; e2-c4 puts a second white pawn there
+    g = Game("4k3/8/8/8/3pP3/8/4P3/4K3 w - - 0 1", presets=["berolina-pawns"])
+    g.push("e2c4")
+    fen = g.fen()
+    assert fen == "4k3/8/8/8/2PpP3/8/8/4K3 b - d3 0 1 ep-pawn:d3=c4"
+    again = Game.from_fen(fen, presets=["berolina-pawns"])
+    assert again.fen() == fen
+    again.push("d4d3")
+    assert again.piece_at("c4") is None and again.piece_at("e4") is not None
+    # without the token the position is refused, with a message that says what to add
+    with pytest.raises(FenError, match="ep-pawn:d3=SQ"):
+        Game.from_fen(fen.replace(" ep-pawn:d3=c4", ""), presets=["berolina-pawns"])
+
+
+def test_token_naming_a_non_target_or_an_empty_square_is_refused():
+    with pytest.raises(FenError):
+        Game("4k3/8/8/8/2PpP3/8/8/4K3 b - - 0 1 ep-pawn:d3=c4", presets=["berolina-pawns"])
+    with pytest.raises(FenError):
+        Game("4k3/8/8/8/2PpP3/8/8/4K3 b - d3 0 1 ep-pawn:d3=b4", presets=["berolina-pawns"])
+
+
+@pytest.mark.parametrize("scope,white,black", [
+    ("both", ["e2c4", "e2d3", "e2f3", "e2g4"], ["e7c5", "e7d6", "e7f6", "e7g5"]),
+    ("white", ["e2c4", "e2d3", "e2f3", "e2g4"], ["e7e5", "e7e6"]),
+    ("black", ["e2e3", "e2e4"], ["e7c5", "e7d6", "e7f6", "e7g5"]),
+])
+def test_scope(scope, white, black):
+    g = Game(presets=["berolina-pawns"], config={"berolina-pawns": {"scope": scope}})
+    assert sorted(m.uci() for m in g.legal_moves() if m.frm == 12) == white
+    g.push("g1f3")
+    assert sorted(m.uci() for m in g.legal_moves() if m.frm == 52) == black
+
+
+def test_default_scope_is_both_and_bad_scope_is_refused():
+    assert load("berolina-pawns").productions["fide.pawn-single-push"].doc.endswith("square.")
+    with pytest.raises(PresetConfigError):
+        load("berolina-pawns", config={"berolina-pawns": {"scope": "none"}})
+
+
+def test_attack_declaration_is_the_berolina_one():
+    # a white Berolina pawn on e4 checks a king on e5, not one on d5 or f5
+    for king, check in (("e5", True), ("d5", False), ("f5", False)):
+        fen = f"8/8/8/{'4k3' if king == 'e5' else ('3k4' if king == 'd5' else '5k2')}/4P3/8/8/4K3 b - - 0 1"
+        assert Game(fen, presets=["berolina-pawns"]).is_check() is check
+        assert Game(fen).is_check() is (not check)
