@@ -185,7 +185,10 @@ def main(argv=None) -> int:
 def _cell(r, ours) -> str:
     st = r["status"]
     if st == "timeout":
-        return f"> {r['timeout']:g} s"
+        out = f"> {r['timeout']:g} s"
+        if ours is not None and ours.get("status") == "ok":
+            out += f"  (> {r['timeout'] / ours['median']:.2g}x)"
+        return out
     if st == "skipped":
         return "skipped"
     if st == "missing":
@@ -194,7 +197,7 @@ def _cell(r, ours) -> str:
         return "error"
     s = f"{r['median']:.3f}"
     if ours is not None and ours.get("status") == "ok" and r is not ours:
-        s += f"  ({r['median'] / ours['median']:.1f}x)"
+        s += f"  ({r['median'] / ours['median']:.2g}x)"
     return s
 
 

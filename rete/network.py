@@ -23,7 +23,10 @@ Invariants the code relies on (and the differential tests check):
 """
 from __future__ import annotations
 
+from heapq import heappush
 from operator import itemgetter
+
+from .agenda import Activation
 
 MISSING = object()
 
@@ -369,7 +372,30 @@ class BetaMemory(Store):
     plain = True
 
     def left_activate(self, parent_tok, fact=None) -> None:
-        tok = self.new_token(parent_tok, fact)
+        # Store.new_token inlined: this is the hottest path of the network
+        tok = Token(parent_tok, fact, self)
+        ch = parent_tok.children
+        if ch is None:
+            parent_tok.children = {tok: None}
+        else:
+            ch[tok] = None
+        if fact is not None:
+            fact.tokens[tok] = None
+        self.tokens[tok] = None
+        if self.indexes:
+            facts = tok.facts
+            for ent in self.indexes.values():
+                idx = ent[1]
+                k = ent[0](facts)
+                try:
+                    b = idx.get(k)
+                except TypeError:
+                    _bucket_add(idx, k, tok)
+                    continue
+                if b is None:
+                    idx[k] = {tok: None}
+                else:
+                    b[tok] = None
         for c in self.children:
             c.left_activate(tok)
 
@@ -657,7 +683,13 @@ class ProductionNode(Store):
         self.tokens[tok] = None
         s = self.session
         if s._restore is None:
-            self.agenda.add(self, tok)
+            # Agenda.add inlined
+            ag = self.agenda
+            ag.seq += 1
+            act = Activation(self, tok, ag.seq, self.stage_index)
+            tok.activation = act
+            heappush(ag.heaps[act.stage], ag._key(act))
+            ag.live += 1
         else:
             s._restore_token(self, tok)
 
@@ -667,7 +699,9 @@ class ProductionNode(Store):
         s = self.session
         if s._journal is not None and not s._rolling and not self.dying:
             tags = tuple([f.timetag for f in tok.facts if f is not None])
-            s._journal.append(("D", self, tags, act.seq if act is not None else None))
+            h = s._horizon
+            if h is None or not tags or max(tags) <= h:
+                s._journal.append(("D", self, tags, act.seq if act is not None else None))
             if tok.supported:
                 for f in tok.supported:
                     s._journal.append(("S-", self, tags, tok, f))

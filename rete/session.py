@@ -149,6 +149,11 @@ class Session:
         # journal: None when nothing records; _marks[i] is where checkpoint i began
         self._journal: list | None = None
         self._marks: list[int] = []
+        # timetags at the open marks; _horizon: the newest undo point (latest
+        # mark or guarded change). A match over a fact newer than it can never
+        # be rebuilt by an undo, so its deletion is not journalled.
+        self._mark_times: list[int] = []
+        self._horizon: int | None = None
         self._rolling = False                 # undoing: truth maintenance is off
         self._restore: dict | None = None     # while undoing: agenda state by match
         self._rebuilt: dict | None = None     # while undoing: tokens made again, by match
@@ -613,6 +618,8 @@ class Session:
         if temp:
             j = self._journal = []
         pos = len(j)
+        horizon = self._horizon
+        self._horizon = self._time
         try:
             r = fn(*args)
             if self._tms_queue:
@@ -626,6 +633,8 @@ class Session:
             if isinstance(e, ReteError) or not isinstance(e, Exception):
                 raise
             raise MatchError(f"a test raised while matching the change: {e!r}", e) from e
+        finally:
+            self._horizon = horizon
         if temp:
             self._journal = None
         return r
@@ -656,7 +665,14 @@ class Session:
         if self._journal is None:
             self._journal = []
         self._marks.append(len(self._journal))
+        self._mark_times.append(self._time)
+        self._horizon = self._time
         return len(self._marks) - 1
+
+    def _close_marks(self, mark: int) -> None:
+        del self._marks[mark:]
+        del self._mark_times[mark:]
+        self._horizon = self._mark_times[-1] if self._mark_times else None
 
     def rollback(self, mark: int = 0) -> None:
         """Undo every change made since checkpoint ``mark`` and close it (and those inside it).
@@ -669,7 +685,7 @@ class Session:
         if mark < 0 or mark >= len(self._marks):
             return
         pos = self._marks[mark]
-        del self._marks[mark:]
+        self._close_marks(mark)
         try:
             self._undo(pos)
         finally:
@@ -680,7 +696,7 @@ class Session:
         """Keep the changes since checkpoint ``mark`` and close it (and those inside it)."""
         if mark < 0 or mark >= len(self._marks):
             return
-        del self._marks[mark:]
+        self._close_marks(mark)
         if not self._marks:
             self._journal = None
 

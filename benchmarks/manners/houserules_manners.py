@@ -1,18 +1,17 @@
 """Miss Manners on the houserules engine (``rete/``).
 
-The classic OPS5 rules, one production each. The OPS5 original runs under
-MEA; this engine's ``mea`` strategy orders by the first condition's timetag
-and then by recency, but (unlike OPS5 LEX/MEA) it neither prefers the longer
-of two timetag lists with an equal prefix nor breaks ties by specificity. The
-three places where the classic program relies on those steps are made
-explicit with salience instead:
+The classic OPS5 rules, one production each, in ``manners.hr`` (the rule
+language; :func:`rules` is the same program through the Python builder). The
+OPS5 original relies on LEX/MEA's specificity and "longer timetag list wins"
+steps in three places; they are made explicit with salience:
 
 * ``make_path`` (salience 1) must run to exhaustion before ``path_done``;
 * ``are_we_done`` (salience 1) must beat ``continue``;
 * ``print_results`` (salience 1) must print every seat before ``all_done`` halts.
 
-With that the strategy is ``mea`` (``recency`` gives the same run: the context
-fact is the newest element of every activation that competes).
+With that the run is the same under every strategy but ``breadth``; the
+benchmark uses ``depth`` (newest activation first), CLIPS's default, so both
+engines resolve conflicts by the same rule.
 """
 from __future__ import annotations
 
