@@ -20,10 +20,14 @@ Rulings (spec, and ours where marked):
   its own side's next turn if it is still there.
 * (ours) Damage is not "in check" for the self-check filter: a move that leaves a
   king with 1 hp on a poisoned square is legal and loses.
+* (ours) Legality is judged before the turn-end effects: a 1-hp piece that
+  steps off a line onto a poisoned square and dies there may uncover its own
+  king; the move is legal, the opponent (who may not capture a 1-hp king) moves
+  next, and the king must then get out of check.
 
 Fairy-Stockfish: not compared (no hit points).
 """
-from rete import Call, P, Rule, V
+from rete import Call, P, Rule, Test, V
 
 from chess_rules.fide import detect_check
 from chess_rules.squares import parse_square
@@ -61,5 +65,5 @@ def apply(rules, config) -> None:
     rules.add(Rule("preset.poison-damage", stage="turn-end", salience=20,
                    doc="A piece of the side that just moved standing on d4, d5, e4 or e5 loses "
                        "1 hp (removed at 0).")
-              .when(P("move", color=V.c))
+              .when(P("move", color=V.c), P("game", turn=V.t), Test("ne", V.t, V.c))
               .then(Call("poison.damage", V.c)))
