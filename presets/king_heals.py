@@ -26,6 +26,10 @@ Rulings (spec, DECISIONS.md, and ours where marked):
   there, and must then get out of check on its next move.
 * (ours) A king "captured" with no empty square around it is removed, and its
   side loses.
+* (ours) "The end of its side's turn" is when the turn passes: under
+  ``double-move`` / ``monster-rules`` a king heals once per turn, after the last
+  half-move (the production waits for the ``game`` fact to show the other side
+  to move).
 * (ours) The cap (3) and the heal (1) are fixed; a position may still give a king
   more hp in its extended form (it does not heal above 3, and keeps the excess).
 
@@ -114,5 +118,5 @@ def apply(rules, config) -> None:
     rules.add(Rule("preset.king-heal", stage="turn-end", salience=10,
                    doc="At the end of its side's turn a royal piece not in check regains 1 hp, "
                        "up to 3.")
-              .when(P("move", color=V.c))
+              .when(P("move", color=V.c), P("game", turn=V.t), Test("ne", V.t, V.c))
               .then(Call("king-heals.heal", V.c)))
