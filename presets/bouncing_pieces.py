@@ -37,6 +37,11 @@ Rulings (RULES-spec.md, DECISIONS.md where cited, ours where marked):
   reflection) and ``bouncing-pieces-2`` (declared there). Compatible with
   ``rook-warp``: the rook's warp is orthogonal, the bounce diagonal, and this
   preset leaves ``fide.rook-move`` alone.
+
+Verification: tests/presets/test_v2_bouncing_pieces.py rebuilds every ray from
+the rules above and checks the topology's reverse attack lookup against the
+forward rays on random boards. Fairy-Stockfish has no reflecting pieces to
+compare with.
 """
 from chess_rules import geometry as geo
 from chess_rules.fide import movement_rules

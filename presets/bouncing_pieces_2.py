@@ -21,6 +21,9 @@ Rulings (RULES-spec.md, ours where marked):
   a square reached twice is one move.
 * Reflected squares count as attacked, for check as well as for moves.
 * Incompatible with ``bouncing-pieces`` and ``wrap-board`` (RULES-spec.md).
+
+Fairy-Stockfish has no reflecting pieces to compare with; see
+``bouncing-pieces`` for the verification.
 """
 from chess_rules.topology import BOUNCE2
 

@@ -42,6 +42,19 @@ Rulings (DECISIONS.md "Multi-move turns", ours where marked):
   a position with ``half:N`` past the side's turn, or mid-turn with the side
   not to move in check, is refused.
 * Incompatible with ``monster-rules`` (two turn structures).
+* Other presets' end-of-turn effects (``king-heals``, ``poisoned-squares``)
+  wait for the turn to pass, so they act once per turn, not per half-move.
+
+Implementation note: keeping the move modifies the ``game`` fact, which would
+match the replaced ``fide.turn-advance`` again for the same move; the function
+acts once per move fact.
+
+Verification: tests/presets/test_v2_double_move.py plays seeded random games
+against a python-chess reference that hands the turn back after a half-move
+(legal moves, check, board, castling rights, turn, half-move, mate and
+stalemate agree; en passant is left to the scenario files, python-chess keeping
+one target for one ply). Fairy-Stockfish has no multi-move variant to compare
+with.
 """
 from __future__ import annotations
 

@@ -31,6 +31,9 @@ Rulings (DECISIONS.md "Multi-move turns", and ``double-move``'s):
 * Scope is validated (``white``, ``black`` or ``both``); anything else is
   refused with :class:`~presets.base.PresetConfigError`.
 * Incompatible with ``double-move``.
+
+Verification: the python-chess reference of tests/presets/test_v2_double_move.py
+for each scope. Fairy-Stockfish has no Monster variant to compare with.
 """
 from __future__ import annotations
 
