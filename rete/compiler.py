@@ -178,27 +178,56 @@ class Compiler:
                 compiled.append((_slot_eq(slot), [g]))
                 sig.append(("slot=", slot, _arg_sig(expr, bindings)))
         sig = tuple(sig)
-        if len(compiled) == 1:
-            (fn, gs), = compiled
-            if len(gs) == 2:
+        # one callable per test; a comparison of two bound slots reads them
+        # directly (no getter calls): the commonest join test by far
+        parts = []
+        for t, (fn, gs) in zip(tests, compiled):
+            direct = self._direct_test(t, fn, bindings, depth)
+            if direct is not None:
+                parts.append(direct)
+            elif len(gs) == 2:
                 g0, g1 = gs
-                return (lambda facts, f: fn(g0(facts, f), g1(facts, f))), sig
-            if len(gs) == 1:
+                parts.append(lambda facts, f, fn=fn, g0=g0, g1=g1: fn(g0(facts, f), g1(facts, f)))
+            elif len(gs) == 1 and getattr(fn, "slot_eq", False):
                 g0, = gs
-                if getattr(fn, "slot_eq", False):
-                    return (lambda facts, f: fn(f, g0(facts, f))), sig
-                return (lambda facts, f: fn(g0(facts, f))), sig
-            return (lambda facts, f: fn(*[g(facts, f) for g in gs])), sig
+                parts.append(lambda facts, f, fn=fn, g0=g0: fn(f, g0(facts, f)))
+            elif len(gs) == 1:
+                g0, = gs
+                parts.append(lambda facts, f, fn=fn, g0=g0: fn(g0(facts, f)))
+            else:
+                parts.append(lambda facts, f, fn=fn, gs=gs: fn(*[g(facts, f) for g in gs]))
+        if len(parts) == 1:
+            return parts[0], sig
+        if len(parts) == 2:
+            p0, p1 = parts
+            return (lambda facts, f: bool(p0(facts, f)) and bool(p1(facts, f))), sig
 
         def test(facts, f):
-            for fn, gs in compiled:
-                if getattr(fn, "slot_eq", False):
-                    if not fn(f, gs[0](facts, f)):
-                        return False
-                elif not fn(*[g(facts, f) for g in gs]):
+            for p in parts:
+                if not p(facts, f):
                     return False
             return True
         return test, sig
+
+    @staticmethod
+    def _direct_test(t, fn, bindings: dict, depth: int):
+        """``fn(a, b)`` on two variables bound to slots, as one closure (or ``None``)."""
+        if not isinstance(t, Test) or len(t.args) != 2:
+            return None
+        a, b = t.args
+        if not (isinstance(a, Var) and isinstance(b, Var)):
+            return None
+        la, lb = bindings.get(a.name), bindings.get(b.name)
+        if la is None or lb is None or la[1] is None or lb[1] is None:
+            return None
+        (pa, sa), (pb, sb) = la, lb
+        if pa == depth and pb == depth:
+            return lambda facts, f: fn(f.values[sa], f.values[sb])
+        if pa == depth:
+            return lambda facts, f: fn(f.values[sa], facts[pb].values[sb])
+        if pb == depth:
+            return lambda facts, f: fn(facts[pa].values[sa], f.values[sb])
+        return lambda facts, f: fn(facts[pa].values[sa], facts[pb].values[sb])
 
     # ------------------------------------------------------------ beta
 
