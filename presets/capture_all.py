@@ -28,9 +28,9 @@ Rulings (spec, DECISIONS.md, and ours where marked):
 
 Differences from Fairy-Stockfish (a custom variant: ``king = -``, ``commoner =
 k``, ``castlingKingPiece = k``, ``extinctionValue = loss``,
-``extinctionPieceTypes = *``; tests/presets/test_v2_differential.py): FSF's
-castling still refuses a commoner king castling out of or through an attacked
-square where ours does not (see the test for the measured behaviour).
+``extinctionPieceTypes = *``; tests/presets/test_v2_differential.py): none found
+in legal moves (castling of the non-royal king across attacked squares
+included), perft or results on positions from seeded random playouts.
 """
 from rete import Exists, Not, P, Rule, V
 from rete.model import AssertLogical, Expr

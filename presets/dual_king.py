@@ -28,6 +28,14 @@ Rulings (spec, DECISIONS.md, and ours where marked):
   flight square.
 * (ours) With one king per side (the standard layout) the preset plays exactly
   as FIDE chess.
+
+Differences from Fairy-Stockfish (a custom variant: every king a pseudo-royal
+commoner, ``extinctionPseudoRoyal``; tests/presets/test_v2_differential.py): none
+found in legal moves (castling of the e-file king included), perft or results on
+positions from seeded random playouts. FSF lets a side capture an enemy king
+left en prise in a set-up position (the side not to move in check, which legal
+play never produces) and play on with one king; here a royal piece is never
+captured (``fide.king-capture-illegal``).
 """
 from .base import PresetMeta
 from .royalty import add_no_royal_left, replace_insufficient_material

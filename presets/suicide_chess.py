@@ -29,9 +29,10 @@ Rulings (spec, DECISIONS.md "suicide-chess", and ours where marked):
 
 Differences from python-chess ``AntichessBoard`` and Fairy-Stockfish ``antichess``
 (tests/presets/test_v2_differential.py): none found in legal moves, perft or
-results on positions from seeded random playouts. python-chess also declares some
-knight-against-knight and bishop endings drawn by material
-(``is_insufficient_material``); here only the opposite-shade bishops are.
+results on positions from seeded random playouts. python-chess also declares one
+knight against one knight drawn by material when their squares' parity says they
+can never meet (``is_insufficient_material``); here that ending plays on (to the
+fifty-move rule). Its opposite-shade bishops rule is the one above.
 """
 from rete import Call, Exists, Not, P, Rule, V
 from rete.model import AssertLogical

@@ -43,6 +43,11 @@ Rulings (spec, DECISIONS.md, and ours where marked):
   king against king is not dead. The fifty-move and repetition draws stay.
 * (ours) A position set up with no king on either side is a draw; with no king
   on one side, that side has lost.
+
+Fairy-Stockfish has no counterpart (its pseudo-royal pieces are always filtered
+for self-check; ``dupleCheck`` forbids leaving *every* royal piece attacked, which
+is not this rule either), so this preset is pinned by scenarios and playout
+invariants only.
 """
 from rete import Call, Exists, P, Rule, V
 

@@ -252,3 +252,26 @@ def test_extinction_own_promotion_loses_as_in_fsf():
     after = sf.get_fen("hr-extinction-pawn", fen, ["b7b8q"])
     end, value = sf.is_immediate_game_end("hr-extinction-pawn", after, [])
     assert end and value > 0    # Black, to move, wins
+
+
+@pytest.mark.parametrize("preset,variant", [("capture-all", "hr-captureall"),
+                                            ("knightmate-rules", "hr-knightmate")])
+@pytest.mark.parametrize("fen", ["1n2k3/4r3/8/8/8/N7/8/R3K2R w KQ - 0 1",
+                                 "1n2kr2/8/8/8/8/N7/8/R3K2R w KQ - 0 1"])
+def test_non_royal_king_castles_across_attacks_as_in_fsf(preset, variant, fen):
+    ours = Game(fen, presets=[preset]).legal_uci()
+    assert {"e1g1", "e1c1"} <= set(ours)
+    assert ours == fsf_legal(variant, fen)
+
+
+def test_dual_king_only_the_e_file_king_castles_as_in_fsf():
+    fen = "r2kk2r/8/8/8/8/8/8/R2KK2R w KQkq - 0 1"
+    ours = Game(fen, presets=["dual-king"]).legal_uci()
+    assert "e1g1" in ours and "e1c1" not in ours
+    assert ours == fsf_legal("hr-dualking", fen)
+
+
+def test_dual_king_en_prise_king_is_not_captured_here_but_is_in_fsf():
+    fen = "3kk3/8/8/3R4/8/8/8/3KK3 w - - 0 1"
+    assert "d5d8" not in Game(fen, presets=["dual-king"]).legal_uci()
+    assert "d5d8" in sf.legal_moves("hr-dualking", fen, [])
