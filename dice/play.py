@@ -36,6 +36,33 @@ DIE_GLYPH = {1: "\u2680", 2: "\u2681", 3: "\u2682", 4: "\u2683", 5: "\u2684", 6:
 BOTS = ("random", "greedy", "odds")
 
 
+def render_board(game: DiceGame, last: tuple[str, ...] = ()):
+    """The board as rich ``Text``: White at the bottom, squares shaded, the
+    squares of the last turn's micro-moves highlighted."""
+    from rich.text import Text
+    from chess_rules.squares import PIECE_LETTER, SQUARE_NAMES
+    marked = {u[i:i + 2] for u in last for i in (0, 2)}
+    st = game.state
+    out = Text()
+    for rank in range(7, -1, -1):
+        out.append(f"{rank + 1} ", style="dim")
+        for f in range(8):
+            sq = rank * 8 + f
+            t, c = st.types[sq], st.colors[sq]
+            light = (rank + f) % 2 == 1
+            bg = "on yellow" if SQUARE_NAMES[sq] in marked else \
+                ("on grey58" if light else "on grey35")
+            if t is None:
+                out.append("   ", style=bg)
+            else:
+                letter = PIECE_LETTER[t]
+                fg = "bold bright_white" if c == "white" else "bold black"
+                out.append(f" {letter if c == 'white' else letter.lower()} ", style=f"{fg} {bg}")
+        out.append("\n")
+    out.append("   a  b  c  d  e  f  g  h", style="dim")
+    return out
+
+
 def render_dice(faces) -> str:
     """``⚀ pawn  ⚁ knight`` for faces [1, 2]; ``(none)`` for no dice."""
     return "  ".join(f"{DIE_GLYPH[f]} {FACE_TYPE[f]}" for f in faces) or "(none)"
@@ -133,7 +160,6 @@ def play_game(seed: int | None = None, white: str = "greedy", black: str = "rand
     ``human`` ('white' or 'black') reads that side's micro-moves from ``inputs``
     (a ``prompt -> str`` callable; the console by default).
     """
-    from chess_rules.play import render
     from .dfen import START_DFEN, parse_dfen
 
     console = console or Console()
@@ -150,7 +176,7 @@ def play_game(seed: int | None = None, white: str = "greedy", black: str = "rand
             pos = parse_dfen(dfen)
         faces = pos.faces
         tree = turn_tree(dfen)
-        say(render(DiceGame(dfen)))
+        say(render_board(DiceGame(dfen), tuple(rec.turns[-1][2]) if rec.turns else ()))
         say(f"[bold]{color}[/bold] rolls {render_dice(faces)}")
         played: list[str] = []
         if human == color:
@@ -186,7 +212,7 @@ def play_game(seed: int | None = None, white: str = "greedy", black: str = "rand
         if game.winner():
             rec.winner = game.winner()
             rec.final = dfen
-            say(render(game))
+            say(render_board(game, tuple(played)))
             say(f"[bold green]{rec.winner} captures the king and wins[/bold green]")
             return rec
         dfen = end_turn(dfen)
