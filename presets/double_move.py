@@ -16,9 +16,10 @@ Productions:
 ``fide.ep-target-expire`` (replaced)
     An en-passant target expires when the turn of the side that could take it
     ends, not after its first half-move.
-``preset.multi-move-ep-drop-moved``, ``preset.multi-move-ep-drop-taken`` (added)
+``preset.multi-move-ep-drop-moved``, ``-taken``, ``-occupied`` (added)
     A target goes at once when the pawn that made it moves again in the same
-    turn, or is captured.
+    turn, when that pawn is captured, or when a piece lands on the target
+    square (e.g. c7-c5, then Nb8-c6 in the same turn).
 
 Rulings (DECISIONS.md "Multi-move turns", ours where marked):
 
@@ -141,6 +142,11 @@ def install_turn_structure(rules, halves: dict[str, int], tag: str) -> None:
     rules.add(Rule("preset.multi-move-ep-drop-taken", stage="post-move", salience=25,
                    doc=f"{tag}: a captured pawn takes its en-passant target with it.")
               .when(P("move", victim=V.s), Test("ne", V.s, None), P("ep", pawn=V.s).as_("e"))
+              .then(RetractFact("e")))
+    rules.add(Rule("preset.multi-move-ep-drop-occupied", stage="post-move", salience=25,
+                   doc=f"{tag}: a piece that lands on an en-passant target square ends "
+                       "that target.")
+              .when(P("move", to=V.t), P("ep", square=V.t).as_("e"))
               .then(RetractFact("e")))
     rules.setup_hooks.append(check_position)
 
