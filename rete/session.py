@@ -522,12 +522,13 @@ class Session:
         for m in self.fact_amems.pop(fid, ()):
             m.remove(f)
         toks = f.tokens
-        while toks:
-            tok = next(iter(toks))
-            if tok.dead:
-                del toks[tok]
-            else:
-                delete_token(tok)
+        if toks:
+            # a snapshot: taking the first key of a dict emptied from the front
+            # rescans the deleted slots every time (quadratic on big facts)
+            for tok in list(toks):
+                if not tok.dead:
+                    delete_token(tok)
+            f.tokens = {}
         negs = f.neg_results
         if negs:
             f.neg_results = {}

@@ -6,6 +6,12 @@ durable's ``pri`` (lower fires first): ``pri = 10 - salience``. durable
 refuses a fact that no rule's tests accept, and nothing in the classic rules
 accepts the final ``(stage (value done))``: a rule that accepts it but can
 never complete (its second condition matches no fact) is added for that.
+
+Known limit: with durable_rules 2.0.28 this program does not run. Asserting
+the first edge fact fails with error 303 (``ERR_MAX_STACK_SIZE``): durable
+walks its alpha network for a fact with a fixed-size stack, and the edge
+patterns of the 31 Waltz rules open more alternatives than it holds. The
+harness reports the error instead of a time.
 """
 from __future__ import annotations
 

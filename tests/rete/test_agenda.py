@@ -158,9 +158,7 @@ def test_focus_runs_only_the_given_stages():
 def test_stage_declarations_and_cycles():
     s = Session(stages=("one", "three"))
     s.define_stage("two", after=["one"], before=["three"])
-    assert s.stages[:3] == ["default", "one", "two"] or s.stages.index("two") == \
-        s.stages.index("one") + 1
-    assert s.stages.index("one") < s.stages.index("two") < s.stages.index("three")
+    assert s.stages == ["one", "two", "three"]
     before = list(s.stages)
     with pytest.raises(StageCycleError) as e:
         s.define_stage("zero", after=["three"], before=["one"])
