@@ -340,10 +340,17 @@ def add_cli(sub) -> None:
                     req = f" [requires {', '.join(r['requires'])}]" if r["requires"] else ""
                     print(f"{r['id']:22} {r['description']}{req}")
         elif args.modifiers_command == "check":
+            bad = 0
             for f in args.files:
-                d = load_descriptor(Path(f))
+                try:
+                    d = load_descriptor(Path(f))
+                except ModifierError as e:
+                    print(f"houserules: error: {e}", file=sys.stderr)
+                    bad += 1
+                    continue
                 count, depth = count_nodes(d.primitives)
                 print(f"{f}: ok ({d.id}: {count} nodes, depth {depth})")
+            return 2 if bad else 0
         else:  # pragma: no cover
             sys.exit(2)
         return 0

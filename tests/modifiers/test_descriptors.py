@@ -293,3 +293,14 @@ def test_piece_hooks_show_the_seeded_on_hooks_attributes():
     assert piece_hooks(g, "b1") == {}
     g.push("g1f3")
     assert piece_hooks(g, "f3") == {"OnMoveHooks": ["berserker $.primitives[0]"]}
+
+
+def test_cli_check_reports_every_file(tmp_path, capsys):
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(desc(trig("on-move", add("X", 1)))))
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(desc({"kind": "on-jump", "params": {}})))
+    assert cli_main(["modifiers", "check", str(bad), str(good)]) == 2
+    out = capsys.readouterr()
+    assert "good.json: ok (t: 2 nodes, depth 2)" in out.out
+    assert "$.primitives[0].kind" in out.err and "on-jump" in out.err
