@@ -14,9 +14,10 @@ piece slots   every attribute a descriptor names (``AttackBonus`` is the slot
               ``PieceType`` is ``type``; ``CaptureFlag`` is ``capture-flag``).
 
 Productions: ``modifiers.snapshot`` (apply stage, first) records the board before
-the move; ``modifiers.<stage>`` runs each dispatch stage once per move, in the
+the move; ``modifiers.<stage>`` runs a dispatch stage once per move, in the
 agenda stages ``mod.auras`` .. ``mod.turn-start`` placed after ``turn-end`` and
-before ``result``; ``modifiers.capture-flag`` (filter stage) drops captures by a
+before ``result`` (only the stages some attached trigger needs get a production;
+``modifiers.turn-start`` always closes the move); ``modifiers.capture-flag`` (filter stage) drops captures by a
 piece whose CaptureFlag is 1.
 """
 from __future__ import annotations
