@@ -64,7 +64,59 @@ def main() -> int:
         f.push(u)
     out = f.outcome()
     con.print(f"{out.result()} {out.reason}, decided by {out.rule}")
+    _variants(con)
+    _dice(con)
     return 0
+
+
+def _variants(con) -> None:
+    """A v2 preset on its layout, and a user's own rule file."""
+    from pathlib import Path
+
+    from presets import load
+    from .custom import load_rule_text
+    con.rule("a variant: Knightmate (the knights are royal)")
+    k = Game("rnbnkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBNKBNR w KQkq - 0 1",
+             presets=["knightmate-rules"])
+    for u in ["e2e4", "d7d5", "f1b5"]:
+        k.push(u)
+    con.print(render(k))
+    con.print(f"The bishop on b5 attacks the king on e8, but only knights are royal "
+              f"(royal types for black: {', '.join(sorted(k.state.royal['black']))}), "
+              f"so black is in check: {k.is_check()}.")
+    con.print(k.explain("c7c6").text)
+    con.print(k.explain("e8d7").text)
+    con.rule("your own rule, in the rule language")
+    text = ('rule "custom.rook-diagonal-step" stage generate\n'
+            '  "A rook may also step one square diagonally."\n'
+            'when\n  movegen(color: ?c)\n  ?p <- piece(type: rook, color: ?c)\n'
+            'then\n  call gen-leap(?p, "NE NW SE SW")\nend\n')
+    con.print(text, markup=False, highlight=False)
+    rs = load_rule_text(load("pawns-move-backward"), text, "demo.hr")
+    g = Game("4k3/8/8/8/4P3/8/8/R3K3 w Q - 0 1", ruleset=rs)
+    con.print("legal: " + " ".join(g.legal_uci()))
+    con.print(g.explain("a1b2").text)
+    con.print(f"perft(3) with the rule and pawns-move-backward: {g.perft(3)} "
+              f"(plain FIDE: {Game('4k3/8/8/8/4P3/8/8/R3K3 w Q - 0 1').perft(3)})")
+
+
+def _dice(con) -> None:
+    """One Dice Chess turn: the roll, the legal turn tree, the playable dice."""
+    import random
+
+    import dice
+    con.rule("Dice Chess: a roll and its legal turn tree")
+    dfen = dice.roll(dice.START_DFEN, random.Random(7))
+    con.print(f"DFEN after the roll: {dfen}")
+    tree = dice.legal_turn_tree(dfen)
+
+    def leaves(t):
+        return 1 if not t else sum(leaves(v) for v in t.values())
+    con.print(f"{len(tree)} first micro-moves, {leaves(tree)} complete turns; "
+              f"playable dice now: {dice.playable_dice(dfen, [])}")
+    first = sorted(tree)[0]
+    con.print(f"after {first}: playable dice {dice.playable_dice(dfen, [first])}; "
+              f"DFEN {dice.apply_move(dfen, first)}")
 
 
 if __name__ == "__main__":
