@@ -21,8 +21,10 @@ Rulings:
   take en passant (``d4e3``) or slant quietly (``d4c3``).
 
 Fairy-Stockfish: compared in ``tests/presets/test_v1_fsf.py`` with a custom
-pawn ``fmWfceFfmFifmnD`` on the berolina base: legal moves and perft agree; no
-semantic difference found.
+pawn ``fmWfceFfmFifmnD`` on the berolina base: legal moves and perft agree,
+with one difference: where the quiet slant and an en-passant capture share a
+square (and so one UCI move), FSF plays the quiet slant and leaves the pawn;
+here the move is the capture.
 """
 from rete import Call, P, Rule, V
 

@@ -24,6 +24,9 @@ pinned by their own tests (below), and written into the modules' docstrings:
 * pawns-move-backward: FSF's initial double step (``i``) depends on the square
   only, so a pawn that stepped back to its home rank may double-step again;
   our spec (and DECISIONS.md) forbid it.
+* pawn-diagonal-no-capture: where a quiet slant and an en-passant capture
+  land on the same square they share one UCI move; here it is the capture (the
+  en-passant production's move), FSF plays the quiet slant and leaves the pawn.
 * capture-to-win: FSF counts pieces, so the emulation holds only from 16 v 16;
   FSF keeps checkmate as a loss where First Blood has none (a side in check
   with no legal move draws) - no random playout here reaches it.
@@ -147,7 +150,12 @@ def playout_compare(preset, fen, seed, plies, perft_every=0) -> int:
             assert g.perft(2) == fsf_perft(preset, fen, moves, 2, g), (preset, fen, moves)
         if not ours:
             break
-        m = rng.choice(sorted(ours))
+        choices = sorted(ours)
+        if preset == "pawn-diagonal-no-capture":
+            # the en-passant capture and the quiet slant share their UCI; FSF plays
+            # the quiet one (a known difference), so the playout avoids them
+            choices = [m.uci() for m in g.legal_moves() if m.kind != "en-passant"] or choices
+        m = rng.choice(choices)
         g.push(m)
         moves.append(m)
     return compared
@@ -191,6 +199,18 @@ def test_fsf_lets_a_returned_pawn_double_step_the_known_difference():
         g.push(m)
     assert "e2e4" not in g.legal_uci()
     assert "e2e4" in sf.legal_moves(variant("pawns-move-backward"), fen, moves)
+
+
+def test_slant_onto_an_en_passant_square_is_the_known_difference():
+    fen = "4k3/3p4/8/2P5/8/8/8/4K3 b - - 0 1"
+    moves = ["d7d5", "c5d6"]
+    g = Game(fen, presets=["pawn-diagonal-no-capture"])
+    g.push("d7d5")
+    assert g.explain("c5d6").generated_by[0] == "fide.en-passant"
+    g.push("c5d6")
+    assert g.piece_at("d5") is None            # ours: the capture
+    theirs = sf.get_fen(variant("pawn-diagonal-no-capture"), fen, moves)
+    assert theirs.split()[0] == "4k3/8/3P4/3p4/8/8/8/4K3"   # FSF: the quiet slant
 
 
 def test_sprint_onto_the_last_rank_promotes_in_both():
