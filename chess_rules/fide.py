@@ -366,7 +366,9 @@ def detect_check(ctx, game):
 
 
 def insufficient_material(ctx, status):
-    """Dead positions by material: K v K, K+minor v K, K+B v K+B with same-coloured bishops."""
+    """Dead positions by material: K v K, K+minor v K, K+B v K+B with same-coloured bishops
+    (unless ``config['dead-same-shade-bishops']`` is False: a rule set in which taking
+    a bishop decides the game, such as extinction-chess with target bishop)."""
     st = ctx.session.chess
     pieces = [(st.types[s], st.colors[s], s) for s in range(64) if st.types[s]]
     kinds = [t for t, _, _ in pieces if t != "king"]
@@ -375,7 +377,8 @@ def insufficient_material(ctx, status):
     dead = False
     if len(kinds) <= 1:
         dead = True
-    elif all(t == "bishop" for t in kinds):
+    elif all(t == "bishop" for t in kinds) and \
+            st.ruleset.config.get("dead-same-shade-bishops", True):
         shades = {(s % 8 + s // 8) % 2 for t, _, s in pieces if t == "bishop"}
         dead = len(shades) == 1
     if dead:

@@ -7,7 +7,7 @@ queen king``; default ``pawn`` (DECISIONS.md). E.g.
 Royalty is unchanged: the king stays royal, and FIDE check, checkmate and
 stalemate apply until extinction decides the game.
 
-Productions (additive, hybrid with ``target_type=bishop``):
+Productions (additive):
 
 ``extinction-chess.extinct`` (stage result, salience 65) judges every position
 (the ``game`` fact changes with every move and is there when a position is
@@ -15,11 +15,11 @@ loaded): a side with no piece of the target type on the board loses. The result
 is recorded, not derived, so the game is over at once and has no legal moves
 (DECISIONS.md "Game over means no moves"); taking the move back takes it back.
 
-With ``target_type=bishop`` ``fide.insufficient-material`` is replaced: bishops
-of one shade on both sides can still capture each other, so FIDE's "bishops of
-one colour" dead position is not dead here (with any other target, a position
-FIDE calls dead either has no target piece on one side - decided already - or
-is dead here as well).
+With ``target_type=bishop`` the rule set's ``dead-same-shade-bishops`` flag is
+off, so ``fide.insufficient-material`` does not call bishops of one shade on both
+sides a dead position: they can still capture each other. (With any other
+target, a position FIDE calls dead either has no target piece on one side -
+decided already - or is dead here as well.)
 
 Rulings (spec, DECISIONS.md, and ours where marked):
 
@@ -47,7 +47,6 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 from rete import Call, Not, P, Rule, V
 
-from chess_rules.fide import insufficient_material
 from chess_rules.squares import opposite
 
 from .base import PresetMeta
@@ -64,7 +63,7 @@ META = PresetMeta(
     id="extinction-chess", name="Extinction", category="Objectives",
     description="A side left with no piece of the target type (default: pawn) loses; the "
                 "king stays royal and checkmate still wins.",
-    mode="hybrid", affects=["fide.checkmate-win"],
+    mode="additive", affects=["fide.checkmate-win", "fide.insufficient-material"],
     config_model=ExtinctionConfig, gallery="v2",
 )
 
@@ -84,14 +83,6 @@ def make_extinct(target: str):
     return extinct
 
 
-def no_dead_bishops(ctx, status):
-    """FIDE's dead positions, except bishops of one shade (they capture each other)."""
-    st = ctx.session.chess
-    if any(t == "bishop" for t in st.types):
-        return
-    insufficient_material(ctx, status)
-
-
 def apply(rules, config) -> None:
     target = (config or ExtinctionConfig()).target_type
     rules.function("extinction-chess.extinct", make_extinct(target))
@@ -100,9 +91,4 @@ def apply(rules, config) -> None:
               .when(P("game").as_("g"), Not(P("result")))
               .then(Call("extinction-chess.extinct", V.g)))
     if target == "bishop":
-        rules.function("extinction-chess.no-dead-bishops", no_dead_bishops)
-        rules.replace(Rule("fide.insufficient-material", stage="result", salience=30,
-                           doc="extinction-chess (target bishop): FIDE's dead positions, "
-                               "except that bishops of one shade can still capture each other.")
-                      .when(P("status").as_("s"))
-                      .then(Call("extinction-chess.no-dead-bishops", V.s)))
+        rules.config["dead-same-shade-bishops"] = False
