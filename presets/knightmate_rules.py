@@ -39,10 +39,11 @@ Differences from Fairy-Stockfish (tests/presets/test_v2_differential.py):
   non-royal king-movers (``m``), promotes to m/q/r/b and never to the royal
   piece. The differential test therefore uses a custom variant (``king = -``,
   ``commoner = k``, every knight pseudo-royal through ``extinctionPseudoRoyal``),
-  whose legal moves and perft agree with ours.
-* FSF lets a move capture an enemy pseudo-royal piece even if it leaves the
-  mover's own royals attacked; here a royal piece is never captured (it only
-  arises in set-up positions where the side not to move is in check).
+  whose legal moves, perft and results agree with ours on positions from seeded
+  random playouts (castling of the non-royal king across attacks included).
+* FSF lets a side capture an enemy knight left en prise in a set-up position
+  (the side not to move in check, which legal play never produces) and play on;
+  here a royal piece is never captured (``fide.king-capture-illegal``).
 """
 from .base import PresetMeta
 from .royalty import add_no_royal_left, replace_insufficient_material, set_royal

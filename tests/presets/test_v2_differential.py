@@ -281,3 +281,9 @@ def test_dual_king_en_prise_king_is_not_captured_here_but_is_in_fsf():
     fen = "3kk3/8/8/3R4/8/8/8/3KK3 w - - 0 1"
     assert "d5d8" not in Game(fen, presets=["dual-king"]).legal_uci()
     assert "d5d8" in sf.legal_moves("hr-dualking", fen, [])
+
+
+def test_knightmate_en_prise_knight_is_not_captured_here_but_is_in_fsf():
+    fen = "n3k3/8/8/8/8/8/8/R3K2N w - - 0 1"
+    assert "a1a8" not in Game(fen, presets=["knightmate-rules"]).legal_uci()
+    assert "a1a8" in sf.legal_moves("hr-knightmate", fen, [])
