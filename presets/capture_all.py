@@ -11,17 +11,17 @@ that is not royal; DECISIONS.md).
 Productions (override): ``fide.checkmate-win`` is replaced by the wipe-out win (a
 side to move with no pieces left loses); ``fide.insufficient-material`` is
 removed (kings capture, so even king against king is not dead);
-``fide.stalemate-draw`` is kept in substance (a draw), judged only when the
-wipe-out has not decided the game.
+``fide.stalemate-draw`` is replaced by the same draw, judged only for a side that
+still has pieces (so the wipe-out alone decides an empty side).
 
 Rulings (spec, DECISIONS.md, and ours where marked):
 
 * Captures are not compulsory: ordinary legal-move semantics.
 * The side that captures the last enemy piece wins; its opponent, to move with
   no pieces, has no legal move, and the game is over.
-* (ours) A side with pieces but no legal move is stalemated: a draw (FIDE's
-  ``fide.stalemate-draw`` is kept - the inverse of ``last-piece-standing``, where
-  it loses). The fifty-move and repetition draws stay.
+* (ours) A side with pieces but no legal move is stalemated: a draw, as in FIDE
+  (unlike ``last-piece-standing``, where it loses). The fifty-move and
+  repetition draws stay.
 * Promotion is unchanged (no promotion to a king).
 * With ``piece-hp`` only lethal damage removes a piece, so only that counts
   toward the wipe-out.
