@@ -136,3 +136,60 @@ def test_cli_verdicts(capsys):
     assert main(["moves", "--preset", "knightmate-rules", "--preset", "coregal",
                  "--layout", "knightmate"]) == 2
     assert "incompatible" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------ the Game API
+
+
+def test_weak_dual_king_mate_is_explained_and_undone():
+    g = Game("3kk3/8/8/8/8/8/PPn2nPP/KN4NK w - - 0 1", presets=["weak-dual-king"])
+    ex = g.explain("a2a3")
+    assert not ex.legal and ex.rule == "weak-dual-king.mate-filter"
+    assert "every king" in ex.reason
+    g2 = Game("3kk3/8/8/8/8/8/8/r2KK3 b - - 0 1", presets=["weak-dual-king"])
+    before = g2.fen()
+    g2.push("a1d1")
+    assert g2.outcome() is None and g2.is_check()
+    g2.push("e1d1")                       # the survivor takes back
+    assert g2.outcome() is None and g2.fen().startswith("3kk3/8/8/8/8/8/8/3K4 b")
+    g2.pop()
+    g2.pop()
+    assert g2.fen() == before and g2.outcome() is None
+
+
+def test_first_promotion_result_survives_undo_redo():
+    g = Game("4k3/1P6/8/8/8/8/6p1/4K3 w - - 0 1", presets=["first-promotion-wins"])
+    g.push("b7b8q")
+    assert g.outcome().winner == "white" and g.legal_moves() == []
+    g.pop()
+    assert g.outcome() is None and "b7b8q" in g.legal_uci()
+    g.push("e1d1")
+    g.push("g2g1n")
+    assert g.outcome().winner == "black"
+
+
+def test_suicide_fen_round_trip_and_promotion_to_king_san():
+    g = Game("8/1P6/8/8/8/8/8/7k w - - 0 1", presets=["suicide-chess"])
+    assert g.san("b7b8k") == "b8=K"
+    g.push_san("b8=K")
+    assert Game(g.fen(), presets=["suicide-chess"]).fen() == g.fen()
+
+
+@pytest.mark.parametrize("target", ["pawn", "knight", "bishop", "rook", "queen"])
+def test_extinction_each_target(target):
+    from chess_rules.squares import PIECE_LETTER
+    letter = PIECE_LETTER[target]
+    # the white rook takes Black's only target piece (on d8, or the pawn on a2)
+    fen = f"3{letter.lower()}k3/8/8/8/8/8/8/R2{letter}K3 w - - 0 1" if target != "pawn" \
+        else "4k3/8/8/8/8/8/p7/R3K2P w - - 0 1"
+    g = Game(fen, presets=["extinction-chess"], config={"extinction-chess": {"target_type": target}})
+    victim = "a2" if target == "pawn" else "d8"
+    if target == "pawn":
+        g.push("a1a2")
+    else:
+        assert g.outcome() is None
+        g.push("a1a8")
+        g.push("e8e7")
+        g.push("a8" + victim)
+    out = g.outcome()
+    assert out is not None and out.winner == "white" and out.reason == f"no {target} left"
