@@ -66,7 +66,10 @@ def play(fen: str, ruleset, human: str = "white", seed: int | None = None,
         turn = game.turn
         if human == turn:
             legal = game.legal_uci()
-            console.print(f"{turn} to move; legal: {' '.join(legal)}")
+            halves = (game.ruleset.config.get("turn-structure") or {}).get(turn, 1)
+            half = game._game_fact().values.get("half", 0) or 0
+            which = f" (half-move {half + 1} of {halves})" if halves > 1 else ""
+            console.print(f"{turn} to move{which}; legal: {' '.join(legal)}")
             text = ask("your move (UCI or SAN, 'explain MOVE', 'quit'): ").strip()
             if text in ("quit", "exit"):
                 return 0

@@ -114,6 +114,7 @@ def test_play_monster_rules_on_the_monster_layout(capsys):
     assert rc == 0
     # White is asked twice, the bot plays Black's one half-move, White is asked again
     assert out.count("white to move") == 3 and out.count("black plays") == 1
+    assert "white to move (half-move 1 of 2)" in out and "white to move (half-move 2 of 2)" in out
     assert out.index("black plays") > out.index("white to move", out.index("white to move") + 1)
 
 
