@@ -202,6 +202,8 @@ def P(template: str, _bind: str | None = None, **slots) -> Pattern:
 class Test:
     """A join-level test: the registered function ``fn`` called on bound values."""
 
+    __test__ = False      # not a pytest test class, whatever its name
+
     fn: str
     args: tuple = ()
 
