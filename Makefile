@@ -7,7 +7,7 @@ PY      = $(VENV)/bin/python
 STAMP   = $(VENV)/.installed-dev
 BSTAMP  = $(VENV)/.installed-bench
 
-.PHONY: demo test test-slow bench bench-rete bench-perft clean
+.PHONY: demo test test-slow bench bench-rete bench-perft bench-presets bench-dice clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,18 @@ test-slow: $(STAMP)
 
 bench: $(BSTAMP)
 	$(PY) benchmarks/run_all.py
+
+bench-rete: $(BSTAMP)
+	$(PY) benchmarks/rete_bench.py
+
+bench-perft: $(BSTAMP)
+	$(PY) benchmarks/perft.py
+
+bench-presets: $(BSTAMP)
+	$(PY) benchmarks/presets_perft.py
+
+bench-dice: $(BSTAMP)
+	$(PY) benchmarks/dice_bench.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache
