@@ -492,16 +492,24 @@ class Game:
         return self._find(info.uci)
 
     def pgn(self, headers: dict | None = None) -> str:
+        """The game as PGN (see :func:`chess_rules.notation.game_to_pgn`).
+
+        Move numbers follow the real turns: under multi-move presets
+        (``double-move``, ``monster-rules``) the half-moves of one side's turn are
+        written together after one number (``1. e4 d4 1... e5 d5``); standard
+        chess reads as usual (``1. e4 e5 2. Nf3``).
+        """
         moves = self.move_stack
         replay = Game(self._start_fen, ruleset=self.ruleset)
-        sans = []
+        sans, movers = [], []
         for m in moves:
+            movers.append(replay.turn)
             sans.append(replay.san(m.uci()))
             replay._play(replay._find(m.uci()))
         out = self.outcome()
         result = out.result() if out else "*"
         start = None if self._start_fen == STARTING_FEN else self._start_fen
-        return game_to_pgn(dict(headers or {}), sans, result, start)
+        return game_to_pgn(dict(headers or {}), sans, result, start, movers)
 
     # ------------------------------------------------------------ rules
 

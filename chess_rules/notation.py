@@ -263,7 +263,8 @@ def _tag_value(value) -> str:
 
 
 def game_to_pgn(headers: dict, san_moves: Sequence[str], result: str = "*",
-                start_fen: str | None = None) -> str:
+                start_fen: str | None = None,
+                movers: Sequence[str] | None = None) -> str:
     """A PGN game: tags, then numbered movetext ending in ``result``.
 
     Tags come in the seven-tag-roster order (Event, Site, Date, Round, White, Black,
@@ -272,6 +273,18 @@ def game_to_pgn(headers: dict, san_moves: Sequence[str], result: str = "*",
     remaining ``headers`` in their own order. Move numbers start from the FEN's
     full-move number; with Black to move the first move is written ``12... e5``.
     Movetext lines are wrapped at 80 columns. The text ends with a newline.
+
+    Multi-move turns: ``movers`` gives the colour (``'white'``/``'black'``) that
+    played each move; without it the sides are taken to alternate, starting with
+    the side to move in ``start_fen``. A *turn* is a run of consecutive moves by
+    one side, written together after one move number: a White turn is always
+    prefixed ``N.``; a Black turn is prefixed ``N...`` when it opens the movetext,
+    or when it or the White turn before it has more than one move (a Black turn
+    of one move after a White turn of one move follows it bare, as in standard
+    chess, whose output is therefore unchanged). The number grows after each
+    Black turn. Double move: ``1. e4 d4 1... e5 d5 2. Nf3 Nc3 2... Nf6 Nc6``;
+    Monster (White 2, Black 1): ``1. e4 d4 1... e5 2. Nf3 Nc3 2... Nf6``.
+    A game starting in the middle of a White turn still opens with ``N.``.
     """
     if result not in PGN_RESULTS:
         raise ValueError(f"result must be one of {', '.join(PGN_RESULTS)}, not {result!r}")
@@ -300,18 +313,31 @@ def game_to_pgn(headers: dict, san_moves: Sequence[str], result: str = "*",
         if len(fields) > 5 and fields[5].isascii() and fields[5].isdigit():
             number = max(1, int(fields[5]))
 
-    tokens = []
-    for i, san in enumerate(san_moves):
+    if movers is None:
+        movers = [("white" if (i % 2 == 0) == white_to_move else "black")
+                  for i in range(len(san_moves))]
+    elif len(movers) != len(san_moves):
+        raise ValueError(f"movers has {len(movers)} entries for {len(san_moves)} moves")
+    turns: list[tuple[str, list[str]]] = []
+    for san, color in zip(san_moves, movers):
         if not san or any(c.isspace() for c in san):
             raise ValueError(f"not a SAN move: {san!r}")
-        if white_to_move:
+        if color not in ("white", "black"):
+            raise ValueError(f"mover must be 'white' or 'black', not {color!r}")
+        if turns and turns[-1][0] == color:
+            turns[-1][1].append(san)
+        else:
+            turns.append((color, [san]))
+
+    tokens = []
+    for i, (color, sans) in enumerate(turns):
+        if color == "white":
             tokens.append(f"{number}.")
-        elif i == 0:
+        elif i == 0 or len(sans) > 1 or len(turns[i - 1][1]) > 1:
             tokens.append(f"{number}...")
-        tokens.append(san)
-        if not white_to_move:
+        tokens.extend(sans)
+        if color == "black":
             number += 1
-        white_to_move = not white_to_move
     tokens.append(result)
 
     movetext: list[str] = []
