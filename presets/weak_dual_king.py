@@ -36,7 +36,7 @@ Rulings (spec, DECISIONS.md, and ours where marked):
   checkmated.
 * Only the e-file king castles, with the usual FIDE conditions for that king
   (not out of, through or into an attacked square) - DECISIONS.md.
-* (ours) A side with some moves but none at all is stalemated (a draw) only when
+* (ours) A side to move with no legal move at all is stalemated (a draw) when
   at least one of its kings is unattacked; with every king attacked it is
   checkmated.
 * (ours) No dead-position draw by material: kings can capture kings, so even
