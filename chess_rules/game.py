@@ -278,11 +278,7 @@ class Game:
         mark = s.checkpoint()
         color = self.turn
         try:
-            f = s.assert_fact("move", {
-                "from": m.frm, "to": m.to, "promo": m.promo, "color": color, "kind": m.kind,
-                "piece": m.piece, "capture": m.victim is not None, "victim": m.victim,
-                "rook-from": m.rook_from, "rook-to": m.rook_to, "ep-square": m.ep_square,
-                "uci": m.uci()})
+            f = s.assert_fact("move", m.event(color))
             extra = self.ruleset.config.get("extra-push-stages")
             if extra:  # modifier dispatch: its own run, after turn-end and before result
                 s.run(stages=PUSH_STAGES[:-1])

@@ -37,6 +37,13 @@ class Move:
         self.rule = rule
         self._uci = None
 
+    def event(self, color: str) -> dict:
+        """The slots of the ``move`` fact that plays this move for ``color``."""
+        return {"from": self.frm, "to": self.to, "promo": self.promo, "color": color,
+                "kind": self.kind, "piece": self.piece, "capture": self.victim is not None,
+                "victim": self.victim, "rook-from": self.rook_from, "rook-to": self.rook_to,
+                "ep-square": self.ep_square, "uci": self.uci()}
+
     def uci(self) -> str:
         u = self._uci
         if u is None:

@@ -96,11 +96,7 @@ class DiceGame(Game):
         mark = s.checkpoint()
         color = self.turn
         try:
-            f = s.assert_fact("move", {
-                "from": m.frm, "to": m.to, "promo": m.promo, "color": color, "kind": m.kind,
-                "piece": m.piece, "capture": m.victim is not None, "victim": m.victim,
-                "rook-from": m.rook_from, "rook-to": m.rook_to, "ep-square": m.ep_square,
-                "uci": m.uci()})
+            f = s.assert_fact("move", m.event(color))
             s.run(stages=("apply", "post-move", "turn-end", "result"))
             if f.alive:
                 s.retract(f)
