@@ -276,7 +276,12 @@ class Compiler:
         i = 0
         while i < len(conds):
             c = conds[i]
-            if isinstance(attach, (JoinNode, TestNode)):
+            # a negated pattern right after a join takes the join's output
+            # itself: its token holds the joined fact too, so no beta memory
+            # (and no token) sits between them
+            fuse = isinstance(attach, JoinNode) and isinstance(c, (Not, Exists)) \
+                and len(c.conditions) == 1 and isinstance(c.conditions[0], Pattern)
+            if isinstance(attach, (JoinNode, TestNode)) and not fuse:
                 attach = self._memory_under(attach)
             store = attach
             if isinstance(c, Pattern):
@@ -361,8 +366,11 @@ class Compiler:
         n = NegativeNode(store, amem, spec, exists, self.s)
         store.children.append(n)
         amem.successors.insert(0, n)
-        for tok in store.outputs():
-            n.left_activate(tok)
+        if isinstance(store, JoinNode):
+            store.replay(n)
+        else:
+            for tok in store.outputs():
+                n.left_activate(tok)
         return n
 
     def _ncc_under(self, store, inner, depth, bindings, exists, rule) -> NCCNode:

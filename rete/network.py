@@ -92,10 +92,13 @@ def _bucket(idx: dict, k):
 
 
 class Token:
-    """A partial match: the facts matched so far (``None`` for negated positions)."""
+    """A partial match: the facts matched so far (``None`` for negated positions).
 
-    __slots__ = ("parent", "fact", "facts", "node", "children", "results", "owner",
-                 "activation", "supported", "dead", "passing", "key")
+    Beta memories hold plain tokens; the stores that need more per match use
+    the subclasses below (fewer slots to fill on the hottest path).
+    """
+
+    __slots__ = ("parent", "fact", "facts", "node", "children", "dead")
 
     def __init__(self, parent, fact, node):
         self.parent = parent
@@ -103,12 +106,50 @@ class Token:
         self.facts = parent.facts + (fact,) if parent is not None else ()
         self.node = node
         self.children = None
+        self.dead = False
+
+
+class GatedToken(Token):
+    """A token of a negative, exists or NCC node."""
+
+    __slots__ = ("results", "passing", "key")
+
+    def __init__(self, parent, fact, node):
+        self.parent = parent
+        self.fact = fact
+        self.facts = parent.facts + (fact,)
+        self.node = node
+        self.children = None
+        self.dead = False
         self.results = None     # negative/exists: {fact: None}; ncc: {result token: None}
-        self.owner = None       # ncc partner result: the ncc token it is filed under
+        self.passing = True     # whether the token has been passed on
+        self.key = None
+
+
+class MatchToken(Token):
+    """A token of a production node: a complete match."""
+
+    __slots__ = ("activation", "supported")
+
+    def __init__(self, parent, fact, node):
+        self.parent = parent
+        self.fact = fact
+        self.facts = parent.facts + (fact,)
+        self.node = node
+        self.children = None
+        self.dead = False
         self.activation = None
         self.supported = None   # {fact: None} logically supported by this token's firing
-        self.dead = False
-        self.passing = True     # gated stores: whether the token has been passed on
+
+
+class ResultToken(Token):
+    """A complete sub-match of a negated conjunction (NCC partner)."""
+
+    __slots__ = ("owner",)
+
+    def __init__(self, parent, fact, node):
+        Token.__init__(self, parent, fact, node)
+        self.owner = None       # the ncc token it is filed under
 
 
 def delete_token(tok: Token, from_parent: bool = True) -> None:
@@ -207,7 +248,10 @@ class AlphaMemory:
             for keyfn, idx in self.indexes.values():
                 _bucket_add(idx, keyfn(fact), fid, fact)
         for s in self.successors:
-            s.right_activate(fact)
+            # a join whose left side holds no token can match nothing: skip
+            # the call (Doorenbos's right unlinking, as a test at the source)
+            if s.left_store.tokens:
+                s.right_activate(fact)
 
     def remove(self, fact) -> None:
         fid = fact.id
@@ -284,8 +328,10 @@ class Store:
         # positions: left signature -> [key function, {key: {token: None}}, users]
         self.indexes: dict = {}
 
+    token_class = Token
+
     def new_token(self, parent_tok, fact) -> Token:
-        tok = Token(parent_tok, fact, self)
+        tok = self.token_class(parent_tok, fact, self)
         if parent_tok is not None:
             ch = parent_tok.children
             if ch is None:
@@ -410,6 +456,8 @@ class NegativeNode(Store):
 
     gated = True
 
+    token_class = GatedToken
+
     def __init__(self, parent, amem, join_spec, exists=False, session=None):
         super().__init__(parent)
         self.amem = amem
@@ -418,10 +466,15 @@ class NegativeNode(Store):
         self.spec = join_spec  # JoinSpec: keys and tests
         self.own_index: dict = {}
         self.session = session
+        self.left_store = self      # its own tokens are what a new fact joins with
 
     def left_activate(self, parent_tok, fact=None) -> None:
-        # new_token inlined: a negative token has no fact of its own
-        tok = Token(parent_tok, None, self)
+        # new_token inlined. Under a join (``fact`` given) the token also holds
+        # the joined fact: the beta memory between the two is fused away
+        tok = GatedToken(parent_tok, fact, self)
+        if fact is not None:
+            tok.facts = parent_tok.facts + (fact, None)
+            fact.tokens[tok] = None
         ch = parent_tok.children
         if ch is None:
             parent_tok.children = {tok: None}
@@ -453,19 +506,17 @@ class NegativeNode(Store):
                 cand = cand.values()
         else:
             cand = self.amem.items.values()
-        res = {}
+        res = None              # made on the first join result (most tokens have none)
         test = spec.test
-        if test is None:
-            for f in cand:
-                res[f] = None
-                f.neg_results[tok] = None
-        else:
-            for f in cand:
-                if test(facts, f):
+        for f in cand:
+            if test is None or test(facts, f):
+                if res is None:
+                    res = {f: None}
+                else:
                     res[f] = None
-                    f.neg_results[tok] = None
+                f.neg_results[tok] = None
         tok.results = res
-        if bool(res) == self.exists:
+        if (res is not None) == self.exists:
             for c in self.children:
                 c.left_activate(tok)
         else:
@@ -485,7 +536,10 @@ class NegativeNode(Store):
             if test is None or test(tok.facts, fact):
                 res = tok.results
                 was_empty = not res
-                res[fact] = None
+                if res is None:
+                    tok.results = {fact: None}
+                else:
+                    res[fact] = None
                 fact.neg_results[tok] = None
                 if was_empty:
                     if exists:
@@ -500,7 +554,8 @@ class NegativeNode(Store):
     def fact_removed(self, tok, fact) -> None:
         """``fact`` left; unblocking is queued on the session (emitted after deletions)."""
         res = tok.results
-        res.pop(fact, None)
+        if res is not None:
+            res.pop(fact, None)
         if not res:
             if self.exists:
                 if tok.passing:
@@ -546,6 +601,8 @@ class NCCNode(Store):
     """
 
     gated = True
+
+    token_class = GatedToken
 
     def __init__(self, parent, depth, exists=False, session=None):
         super().__init__(parent)
@@ -637,6 +694,8 @@ class NCCPartner(Store):
 
     kind = "ncc-partner"
 
+    token_class = ResultToken
+
     def __init__(self, parent, ncc: NCCNode):
         super().__init__(parent)
         self.ncc = ncc
@@ -660,6 +719,8 @@ class ProductionNode(Store):
 
     kind = "production"
 
+    token_class = MatchToken
+
     def __init__(self, parent, production, compiled, session):
         super().__init__(parent)
         self.production = production
@@ -672,7 +733,7 @@ class ProductionNode(Store):
         self.dying = False
 
     def left_activate(self, parent_tok, fact=None) -> None:
-        tok = Token(parent_tok, fact, self)
+        tok = MatchToken(parent_tok, fact, self)
         ch = parent_tok.children
         if ch is None:
             parent_tok.children = {tok: None}
@@ -698,13 +759,22 @@ class ProductionNode(Store):
         act = tok.activation
         s = self.session
         if s._journal is not None and not s._rolling and not self.dying:
-            tags = tuple([f.timetag for f in tok.facts if f is not None])
             h = s._horizon
-            if h is None or not tags or max(tags) <= h:
-                s._journal.append(("D", self, tags, act.seq if act is not None else None))
-            if tok.supported:
-                for f in tok.supported:
-                    s._journal.append(("S-", self, tags, tok, f))
+            if h is not None and not tok.supported:
+                # the common case: journal only a match an undo can rebuild
+                for f in tok.facts:
+                    if f is not None and f.timetag > h:
+                        break
+                else:
+                    tags = tuple([f.timetag for f in tok.facts if f is not None])
+                    s._journal.append(("D", self, tags, act.seq if act is not None else None))
+            else:
+                tags = tuple([f.timetag for f in tok.facts if f is not None])
+                if h is None or not tags or max(tags) <= h:
+                    s._journal.append(("D", self, tags, act.seq if act is not None else None))
+                if tok.supported:
+                    for f in tok.supported:
+                        s._journal.append(("S-", self, tags, tok, f))
         if act is not None:
             self.agenda.remove(act)
             tok.activation = None
@@ -765,6 +835,7 @@ class JoinNode:
         self.spec = spec
         self.children: list = []
         self.pidx = parent.index_for(spec) if spec.left_key is not None else None
+        self.left_store = parent    # the tokens a new fact would join with
 
     def left_activate(self, tok) -> None:
         spec = self.spec

@@ -30,6 +30,7 @@ from .errors import (ActionError, DuplicateProductionError, DuplicateTemplateErr
                      UnknownFactError, UnknownProductionError, UnknownStageError,
                      UnknownTemplateError)
 from .model import Fact, Production, Rule, Template, as_production
+from .reactive import checked_templates, reactive_slots
 from .network import (MISSING, AlphaNode, JoinNode, NCCNode, ProductionNode, RootMemory,
                       delete_token, hkey)
 
@@ -160,6 +161,12 @@ class Session:
         self._tms_queue: deque = deque()      # production tokens that lost their match
         self._unblocked: list = []            # gated tokens to pass on once deletions end
         self._logical: dict = {}              # (template, values) -> logical fact
+        # modify of slots no condition reads: renew the matches instead of
+        # rebuilding them (same result; see rete.reactive). False: always rebuild
+        self.slot_specific = True
+        self._reactive: dict | None = None    # template -> slots conditions read (lazy)
+        self._renewals: list = []             # (match token, seq) to put on the agenda
+        self._firing = False                  # inside an action list (renewals wait)
         self.define_stages(stages)
 
     # ------------------------------------------------------------ declarations
@@ -285,6 +292,7 @@ class Session:
         if old is not None:
             self._remove_pnode(old)
         self.productions[prod.name] = pnode
+        self._reactive = None
         return pnode
 
     def replace_production(self, prod: Production | Rule):
@@ -308,6 +316,7 @@ class Session:
         return pnode.production
 
     def _remove_pnode(self, pnode) -> None:
+        self._reactive = None
         pnode.dying = True
         self._destroy(pnode)
         if self._unblocked:
@@ -587,7 +596,13 @@ class Session:
         self._remove(f)
 
     def modify(self, fact: Fact | int, values: Mapping | None = None, /, **slots) -> Fact:
-        """Change slots of a fact; it keeps its id and gets a new timetag."""
+        """Change slots of a fact; it keeps its id and gets a new timetag.
+
+        The effect is a retract followed by an assert: every match over the
+        fact is new afterwards (it may fire again). When no condition reads the
+        changed slots, the matches are renewed in place rather than rebuilt
+        (:attr:`slot_specific`; the outcome is the same).
+        """
         f = self._live(fact)
         t = self.templates[f.template]
         changes = {}
@@ -604,6 +619,8 @@ class Session:
 
     def _modify_fact(self, f: Fact, changes: dict) -> Fact:
         old = f.values
+        if self.slot_specific and f.support is None and self._renew(f, old, changes):
+            return f
         j = self._journal
         if j is not None:
             j.append(("M", f, old, f.timetag))
@@ -611,6 +628,156 @@ class Session:
         f.values = {**old, **changes}
         self._insert(f)
         return f
+
+    # ------------------------------------------------------------ slot-specific modify
+
+    def reactive_slots(self) -> dict:
+        """``template -> slots`` the network's conditions read (``None``: all of them)."""
+        if self._reactive is None:
+            prods = self.list_productions()
+            self._reactive = (reactive_slots(prods, self.templates), checked_templates(prods))
+        return self._reactive[0]
+
+    def _renew(self, f: Fact, old: dict, changes: dict) -> bool:
+        """A modify of slots no condition reads: keep the matches, renew their activations.
+
+        Equal to retract-then-assert (see :mod:`rete.reactive`): the fact gets a
+        new timetag and every activation over it is new (newest, refraction
+        reset); only the rebuild of unchanged matches is saved. Returns False
+        (nothing done) where the shortcut would not be exact: a read slot
+        changes, a match over the fact supports logical facts, the fact is the
+        witness of an ``exists``, or it sits in a negated conjunction.
+        """
+        watched = self.reactive_slots().get(f.template, frozenset())
+        if watched is None:
+            return False
+        for k, v in changes.items():
+            if k in watched:
+                ov = old.get(k, MISSING)
+                if ov is MISSING or type(ov) is not type(v) or ov != v:
+                    return False
+        for tok in f.neg_results:
+            if tok.node.exists:
+                return False
+        j = self._journal
+        h = self._horizon
+        agenda = self.agenda
+        # Inside a firing the matches may wait for the firing's end (an action
+        # that goes on to delete them - Miss Manners' next modify - then costs
+        # nothing), unless an undo could rebuild one of them (the fact is older
+        # than the undo point: its deletion must be journalled now) or one may
+        # hold logical support or sit in a negated conjunction.
+        if self._firing and (j is None or (h is not None and f.timetag > h)) \
+                and f.template not in self._reactive[1]:
+            prods = None
+        else:
+            prods = self._matches_over(f)
+            if prods is None:
+                return False
+        for fn in self.listeners:
+            fn("retract", f, None)
+        if j is not None:
+            if prods:
+                for tok in prods:
+                    # what deleting the match would have journalled
+                    tags = _tags(tok)
+                    if h is None or not tags or max(tags) <= h:
+                        act = tok.activation
+                        j.append(("D", tok.node, tags, act.seq if act is not None else None))
+            j.append(("N", f, old, f.timetag))
+        f.values = {**old, **changes}
+        self._time += 1
+        f.timetag = self._time
+        for fn in self.listeners:
+            fn("assert", f, None)
+        pend = self._renewals
+        if prods is None:
+            pend.append((f, agenda.seq))        # the matches are looked up at the end
+        else:
+            # sequence numbers now (later activations are newer), agenda later
+            seq = agenda.seq
+            agenda.seq += len(prods)
+            for tok in prods:
+                seq += 1
+                pend.append((tok, seq))
+        if not self._firing:
+            self._flush_renewals()
+        return True
+
+    def _flush_renewals(self) -> None:
+        """Put the activations of renewed matches (still alive) on the agenda.
+
+        An entry is a match and its new sequence number, or a fact and the
+        sequence number at its renewal: its matches made before then (pending
+        or fired) get numbers between that one and the next, in order.
+        """
+        pend = self._renewals
+        agenda = self.agenda
+        for x, seq in pend:
+            if type(x) is Fact:
+                if not x.alive:
+                    continue
+                toks = []
+                for tok in self._matches_over(x, strict=False):
+                    act = tok.activation
+                    if act is None or act.seq <= seq:
+                        toks.append(tok)
+                step = 1 / (len(toks) + 1)
+                for i, tok in enumerate(toks, 1):
+                    act = tok.activation
+                    if act is not None:
+                        agenda.remove(act)
+                    agenda.add(tok.node, tok, seq + i * step)
+                continue
+            if x.dead:
+                continue
+            act = x.activation
+            if act is not None:
+                agenda.remove(act)
+            agenda.add(x.node, x, seq)
+        pend.clear()
+
+    @staticmethod
+    def _matches_over(f: Fact, strict: bool = True):
+        """The production tokens over ``f`` in the order a rebuild would make them;
+        ``strict``: None if one supports logical facts or an NCC sub-match holds ``f``."""
+        out: dict = {}
+        stack = list(reversed(f.tokens))
+        pop = stack.pop
+        while stack:
+            tok = pop()
+            node = tok.node
+            kind = node.kind
+            if kind == "production":
+                if strict and tok.supported:
+                    return None
+                out[tok] = None
+            elif strict and kind == "ncc-partner":
+                return None
+            ch = tok.children
+            if ch:
+                stack.extend(reversed(ch))
+        return out
+
+    def _undo_renew(self, f: Fact, old: dict, old_tag: int) -> None:
+        prods = self._matches_over(f, strict=False)
+        agenda = self.agenda
+        for fn in self.listeners:
+            fn("retract", f, None)
+        for tok in prods:
+            act = tok.activation
+            if act is not None:
+                agenda.remove(act)
+                tok.activation = None
+        t = self.templates.get(f.template)
+        if t is not None and len(old) != len(t._blank):
+            old = {**t._blank, **old}
+        f.values = old
+        f.timetag = old_tag
+        for fn in self.listeners:
+            fn("assert", f, None)
+        for tok in prods:
+            self._restore_token(tok.node, tok)
 
     def _guarded(self, fn, *args):
         """Run one change; if anything raises, undo it and raise a typed error."""
@@ -720,6 +887,7 @@ class Session:
             return
         entries = j[pos:]
         del j[pos:]
+        self._renewals.clear()          # their matches are restored from the journal
         # the state at the mark of every match touched since: the first event wins
         restore: dict = {}
         pairs: dict = {}
@@ -754,6 +922,9 @@ class Session:
                         old = {**t._blank, **old}
                     f.values = old
                     self._insert(f, old_tag)
+                elif k == "N":
+                    if e[1].alive:
+                        self._undo_renew(e[1], e[2], e[3])
         finally:
             self._rolling = False
             self._restore = None
@@ -761,8 +932,9 @@ class Session:
             self._tms_queue.clear()
             self._unblocked.clear()
         # matches that survived but fired since the mark are pending again
-        for (pnode, _), (tok, seq) in restore.items():
-            if tok is not None and seq is not None and not tok.dead and tok.activation is None:
+        for (pnode, tags), (tok, seq) in restore.items():
+            if tok is not None and seq is not None and not tok.dead and tok.activation is None \
+                    and _tags(tok) == tags:     # a renewed match (see _renew) is another one
                 self.agenda.add(pnode, tok, seq)
         # logical support as it was at the mark
         for (pnode, tags, f), (present, tok) in pairs.items():
@@ -859,6 +1031,8 @@ class Session:
             self.trace.append(Firing(pnode.production.name, pnode.production.stage,
                                      tuple(f.id for f in facts if f is not None), ctx.bindings))
         ctx = None
+        was_firing = self._firing
+        self._firing = True
         try:
             for a in pnode.compiled:
                 kind = a[0]
@@ -880,22 +1054,30 @@ class Session:
                 elif kind == "call":
                     if ctx is None:
                         ctx = Context(self, tok, pnode)
+                    if self._renewals:      # the function may look at the agenda
+                        self._flush_renewals()
                     a[1](ctx, *[g(facts) for g in a[2]])
                 elif kind == "halt":
                     self._halted = True
                 if self._tms_queue:
                     self._settle()
+            if self._renewals:
+                self._flush_renewals()
         except ActionError:
             raise
         except ReteError as e:
             raise ActionError(pnode.production.name, e) from e
         except Exception as e:
             raise ActionError(pnode.production.name, e) from e
+        finally:
+            self._firing = was_firing
 
     # ------------------------------------------------------------ observability
 
     def activations(self) -> list:
         """The agenda in firing order."""
+        if self._renewals:
+            self._flush_renewals()
         return self.agenda.pending()
 
     def explain(self, fact: Fact | int) -> dict:
