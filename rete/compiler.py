@@ -151,7 +151,9 @@ class Compiler:
             pos, slot = bindings[val.name]
             if slot is None:
                 return lambda facts: facts[pos]
-            return lambda facts: facts[pos].values[slot]
+            g = lambda facts: facts[pos].values[slot]  # noqa: E731
+            g.loc = (pos, slot)     # lets a join build its whole key in one call
+            return g
         g = self.getter(val, bindings, -1, rule)
         return lambda facts: g(facts, None)
 

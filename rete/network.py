@@ -114,10 +114,10 @@ class GatedToken(Token):
 
     __slots__ = ("results", "passing", "key")
 
-    def __init__(self, parent, fact, node):
+    def __init__(self, parent, fact, node, facts=None):
         self.parent = parent
         self.fact = fact
-        self.facts = parent.facts + (fact,)
+        self.facts = parent.facts + (fact,) if facts is None else facts
         self.node = node
         self.children = None
         self.dead = False
@@ -471,9 +471,10 @@ class NegativeNode(Store):
     def left_activate(self, parent_tok, fact=None) -> None:
         # new_token inlined. Under a join (``fact`` given) the token also holds
         # the joined fact: the beta memory between the two is fused away
-        tok = GatedToken(parent_tok, fact, self)
-        if fact is not None:
-            tok.facts = parent_tok.facts + (fact, None)
+        if fact is None:
+            tok = GatedToken(parent_tok, None, self)
+        else:
+            tok = GatedToken(parent_tok, fact, self, parent_tok.facts + (fact, None))
             fact.tokens[tok] = None
         ch = parent_tok.children
         if ch is None:
@@ -812,8 +813,16 @@ class JoinSpec:
         self.amem_index = amem.index(self.slots)
         self.right_key = amem.indexes[self.slots][0]
         gs = [g for _, _, g in eq]
+        locs = [getattr(g, "loc", None) for g in gs]
         if len(gs) == 1:
             self.left_key = gs[0]
+        elif len(gs) == 2 and None not in locs:
+            (p0, s0), (p1, s1) = locs
+            self.left_key = lambda facts: (facts[p0].values[s0], facts[p1].values[s1])
+        elif len(gs) == 3 and None not in locs:
+            (p0, s0), (p1, s1), (p2, s2) = locs
+            self.left_key = lambda facts: (facts[p0].values[s0], facts[p1].values[s1],
+                                           facts[p2].values[s2])
         elif len(gs) == 2:
             g0, g1 = gs
             self.left_key = lambda facts: (g0(facts), g1(facts))
