@@ -931,10 +931,21 @@ class Session:
             self._rebuilt = None
             self._tms_queue.clear()
             self._unblocked.clear()
-        # matches that survived but fired since the mark are pending again
+        # matches that were pending at the mark and fired since are pending again
+        # (the same match: same production, same facts with the same timetags)
+        by_tags: dict = {}
         for (pnode, tags), (tok, seq) in restore.items():
-            if tok is not None and seq is not None and not tok.dead and tok.activation is None \
-                    and _tags(tok) == tags:     # a renewed match (see _renew) is another one
+            if tok is None or seq is None:
+                continue
+            if tok.dead:
+                # deleted and made again by an inner rollback that ran before this
+                # one: the match is the live token over the same facts, if any
+                tok = rebuilt.get((pnode, tags))
+                if tok is None or tok.dead:
+                    tok = _live_match(pnode, tags, by_tags)
+                if tok is None:
+                    continue
+            if tok.activation is None and _tags(tok) == tags:   # (a renewed match is another)
                 self.agenda.add(pnode, tok, seq)
         # logical support as it was at the mark
         for (pnode, tags, f), (present, tok) in pairs.items():
@@ -1109,6 +1120,16 @@ class Session:
     def stats(self) -> dict:
         from .graph import network_stats
         return network_stats(self)
+
+
+def _live_match(pnode, tags, cache: dict):
+    """The token of ``pnode`` over facts with timetags ``tags`` (None if there is none)."""
+    if pnode.dying:
+        return None
+    m = cache.get(pnode)
+    if m is None:
+        m = cache[pnode] = {_tags(t): t for t in pnode.tokens if not t.dead}
+    return m.get(tags)
 
 
 def _pnode_of(tok):

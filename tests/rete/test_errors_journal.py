@@ -189,3 +189,21 @@ def test_rollback_survives_production_removal_of_unrelated_rules(s):
     assert ("neg", ) == tuple({a[0] for a in snapshot(s)["agenda"]} & {"neg"})
     s.rollback(m)
     assert snapshot(s) == before
+
+
+def test_nested_rollbacks_give_back_a_fired_activation_made_again_by_the_inner_one():
+    """Found by the deep refraction test: the match pending at mark 0 fired, an
+    assert after mark 1 deleted it, rolling back to mark 1 made it again (fired,
+    as at mark 1); rolling back to mark 0 must make it pending again."""
+    s = Session()
+    s.deftemplate("t", "x")
+    s.add(Rule("r0").when(Not(P("t"), P("t"))))
+    m0 = s.checkpoint()
+    assert [a.production.name for a in s.activations()] == ["r0"]
+    s.run()
+    m1 = s.checkpoint()
+    s.assert_fact("t", x=0)
+    s.rollback(m1)
+    assert s.activations() == []          # fired at mark 1
+    s.rollback(m0)
+    assert [a.production.name for a in s.activations()] == ["r0"]
