@@ -27,8 +27,11 @@ Fairy-Stockfish has no such variant built in; the differential test
 on its ``berolina`` base) and compares legal moves and perft(2) along seeded
 random playouts. One difference, by design: FSF lets every capture vector of an
 en-passant piece take en passant, so its pawn on c6 may take a c7-e5 double
-step sideways on d6; the spec forbids sideways en passant and so do we. The test
-removes exactly those moves from FSF's list; nothing else differs.
+step sideways on d6; the spec forbids sideways en passant and so do we. And a
+pawn that captured sideways along its home rank has moved: it may not double
+step (has-moved decides, as for every pawn here, DECISIONS.md); FSF goes by the
+rank and lets it. The test removes exactly those moves from FSF's list; nothing
+else differs.
 """
 from .base import PresetMeta, ScopeConfig
 from .berolina_pawns import install_berolina

@@ -47,13 +47,23 @@ def fsf_perft(variant, fen, moves, depth, g):
 
 
 def fsf_legal(variant, fen, moves, g=None):
-    """FSF's legal moves, less (for berolina2) its sideways en-passant captures:
-    FSF lets every capture vector of an en-passant piece take en passant, the spec
-    says sideways captures do not (a documented difference)."""
+    """FSF's legal moves, less (for berolina2) two documented differences: its
+    sideways en-passant captures (FSF lets every capture vector of an en-passant
+    piece take en passant, the spec says sideways captures do not) and double
+    steps of a pawn that has moved (one that captured sideways along its home
+    rank: FSF goes by the rank, we by has-moved, as DECISIONS.md does for pawns)."""
     out = sf.legal_moves(variant, fen, moves)
     if variant == "berolina2" and g is not None:
-        out = [m for m in out if not is_sideways_ep(g, m)]
+        out = [m for m in out if not is_sideways_ep(g, m) and not is_moved_double(g, m)]
     return out
+
+
+def is_moved_double(g, uci):
+    from chess_rules.squares import parse_square
+    frm, to = parse_square(uci[:2]), parse_square(uci[2:4])
+    st = g.state
+    return (st.types[frm] == "pawn" and abs((frm >> 3) - (to >> 3)) == 2
+            and bool(st.facts[frm].values.get("moved")))
 
 
 def is_sideways_ep(g, uci):
@@ -122,3 +132,13 @@ def test_long_playouts_agree(preset, variant):
     for seed in range(20):
         playout_compare(preset, variant, STARTS[seed % len(STARTS)], 1000 + seed, 150,
                         perft_every=10)
+
+
+def test_a_pawn_that_captured_sideways_on_its_home_rank_has_moved():
+    """Our ruling where FSF differs (it goes by the rank): no double step for it."""
+    g = Game(presets=["berolina-pawns-2"])
+    for m in ["d2b4", "g7e5", "d1d7", "e7d7", "e2d3"]:
+        g.push(m)
+    assert sorted(u for u in g.legal_uci() if u.startswith("d7")) == ["d7c6", "d7e6"]
+    fsf = sf.legal_moves("berolina2", STARTS[0], ["d2b4", "g7e5", "d1d7", "e7d7", "e2d3"])
+    assert {"d7b5", "d7f5"} <= set(fsf)
