@@ -373,6 +373,9 @@ class Game:
         if ep_facts:
             types, colors = st.types, st.colors
             for e in sorted(f.values["square"] for f in ep_facts.values()):
+                if not st.fide_pawns:
+                    eps.append(e)       # other pawns: _resolve_ep asks the legal moves
+                    continue
                 for a in st.topology.pawn_attackers[turn][e]:
                     if types[a] == "pawn" and colors[a] == turn:
                         eps.append(e)

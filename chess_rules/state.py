@@ -59,6 +59,9 @@ class ChessState:
             self.attack_fns = [fide]
         else:
             self.attack_fns = attacks
+        # FIDE pawns: an en-passant target matters only with a pawn diagonally
+        # behind it (Game's repetition key uses this as a quick first filter)
+        self.fide_pawns = self.attack_fns == [fide] if fide is not None else False
 
     # ------------------------------------------------------------ working-memory mirror
 

@@ -36,10 +36,10 @@ Rulings (RULES-spec.md, DECISIONS.md, ours where marked):
   says which (``ep-pawn:d3=c4``) and a position that does not is refused.
 * (ours) ``fide.turn-advance`` resets the fifty-move clock on any pawn move,
   as in FIDE.
-* Known limitation: the repetition key (``Game._position_key``) counts an
-  en-passant target only when a pawn stands diagonally behind it, the FIDE
-  way; a position where a Berolina en-passant capture is possible repeats one
-  where it is not. It matters for threefold repetition only.
+* For repetition, an en-passant target counts only when the en-passant
+  capture is legal (FIDE 9.2.3): the repetition key asks the legal moves, not
+  FIDE's pawn geometry, so a position where a Berolina en-passant capture is
+  possible never repeats one where it is not.
 
 Differences from Fairy-Stockfish's ``berolina`` (checked by
 tests/presets/test_v2_berolina_fsf.py, legal moves and perft on positions from

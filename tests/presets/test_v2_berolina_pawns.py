@@ -70,3 +70,17 @@ def test_attack_declaration_is_the_berolina_one():
         fen = f"8/8/8/{'4k3' if king == 'e5' else ('3k4' if king == 'd5' else '5k2')}/4P3/8/8/4K3 b - - 0 1"
         assert Game(fen, presets=["berolina-pawns"]).is_check() is check
         assert Game(fen).is_check() is (not check)
+
+
+def test_repetition_counts_a_berolina_en_passant_target_only_when_it_can_be_taken():
+    """After b2-d4 black may take c4xc3 en passant: that position is not the same as
+    the same board with black to move later, when the right has gone (FIDE 9.2.3)."""
+    g = Game("4k3/8/8/8/2p5/8/1P6/4K3 w - - 0 1", presets=["berolina-pawns"])
+    g.push("b2d4")
+    assert "c4c3" in g.legal_uci()
+    for _ in range(2):
+        for m in ("e8d8", "e1d1", "d8e8", "d1e1"):
+            g.push(m)
+    # the board of move 1 has come back twice, without the en-passant right
+    assert g.repetitions() == 2
+    assert g.outcome() is None
