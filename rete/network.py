@@ -760,21 +760,22 @@ class ProductionNode(Store):
         act = tok.activation
         s = self.session
         if s._journal is not None and not s._rolling and not self.dying:
+            # journal the deletion only of a match an undo can rebuild: one whose
+            # facts are all older than the undo point
             h = s._horizon
-            if h is not None and not tok.supported:
-                # the common case: journal only a match an undo can rebuild
+            rebuildable = True
+            if h is not None:
                 for f in tok.facts:
                     if f is not None and f.timetag > h:
+                        rebuildable = False
                         break
-                else:
-                    tags = tuple([f.timetag for f in tok.facts if f is not None])
-                    s._journal.append(("D", self, tags, act.seq if act is not None else None))
-            else:
+            sup = tok.supported
+            if rebuildable or sup:
                 tags = tuple([f.timetag for f in tok.facts if f is not None])
-                if h is None or not tags or max(tags) <= h:
+                if rebuildable:
                     s._journal.append(("D", self, tags, act.seq if act is not None else None))
-                if tok.supported:
-                    for f in tok.supported:
+                if sup:
+                    for f in sup:
                         s._journal.append(("S-", self, tags, tok, f))
         if act is not None:
             self.agenda.remove(act)

@@ -164,8 +164,9 @@ class Session:
         # modify of slots no condition reads: renew the matches instead of
         # rebuilding them (same result; see rete.reactive). False: always rebuild
         self.slot_specific = True
-        self._reactive: dict | None = None    # template -> slots conditions read (lazy)
-        self._renewals: list = []             # (match token, seq) to put on the agenda
+        # (template -> slots conditions read, templates renewed at once); lazy
+        self._reactive: tuple | None = None
+        self._renewals: list = []             # (match token or fact, seq): see _flush_renewals
         self._firing = False                  # inside an action list (renewals wait)
         self.define_stages(stages)
 
@@ -739,7 +740,7 @@ class Session:
 
     @staticmethod
     def _matches_over(f: Fact, strict: bool = True):
-        """The production tokens over ``f`` in the order a rebuild would make them;
+        """The production tokens over ``f``, depth first in the order they were made;
         ``strict``: None if one supports logical facts or an NCC sub-match holds ``f``."""
         out: dict = {}
         stack = list(reversed(f.tokens))
