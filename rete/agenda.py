@@ -137,7 +137,13 @@ class Agenda:
             act.dead = True
             self.live -= 1
             self.ndead += 1
-            if self.ndead > 256 and self.ndead > 2 * self.live:
+            if not self.live:
+                # every entry left is dead (a modify that took a whole batch of
+                # matches away): drop them at once instead of sifting them out
+                for h in self.heaps:
+                    h.clear()
+                self.ndead = 0
+            elif self.ndead > 256 and self.ndead > 8 * self.live:
                 self._compact()
 
     def _compact(self) -> None:
