@@ -191,7 +191,7 @@ def _build(rules, flag, strategy):
 
 def _order_key(s, a):
     """What orders an activation, but for the sequence number (see the module doc)."""
-    tags = sorted((-f.timetag for f in a.facts), key=int)
+    tags = sorted(-f.timetag for f in a.facts)
     first = -a.facts[0].timetag if a.facts else 0
     return {"recency": (tags,), "mea": (first, tags)}.get(s.agenda.strategy, ())
 
