@@ -53,7 +53,8 @@ class Activation:
 
     @property
     def facts(self):
-        return tuple(f for f in self.token.facts if f is not None)
+        """The matched facts, in the order the rule names them."""
+        return self.pnode.written_facts(self.token)
 
     def __repr__(self):
         ids = ", ".join(f"f-{f.id}" for f in self.facts)
@@ -69,7 +70,10 @@ def _recency_key(act):
 def _mea_key(act):
     first = 0
     tags = []
-    for f in act.token.facts:
+    facts = act.token.facts
+    if act.pnode.fact_order is not None:
+        facts = [facts[p] for p in act.pnode.fact_order]
+    for f in facts:
         if f is not None:
             if not tags:
                 first = f.timetag

@@ -17,6 +17,7 @@ from .errors import (CompileError, UnboundVariableError, UnknownFunctionError,
                      UnknownSlotError, UnknownTemplateError)
 from .model import (AssertFact, Call, Exists, Expr, Halt, Modify, Not, Pattern, Production,
                     Retract, Test, Var)
+from .joinorder import control_last, written_index
 from .network import (AlphaMemory, AlphaNode, BetaMemory, JoinNode, JoinSpec, NCCNode,
                       NCCPartner, NegativeNode, ProductionNode, Store, TestNode)
 
@@ -267,14 +268,18 @@ class Compiler:
             local[pat.bind] = (depth, None)
         return local
 
-    def build(self, conds: tuple, store: Store, depth: int, bindings: dict, rule: str):
+    def build(self, conds: tuple, store: Store, depth: int, bindings: dict, rule: str,
+              origin: list | None = None):
         """Build the chain for ``conds`` below ``store``.
 
         Returns ``(attach, depth, bindings)``: ``attach`` is the node to hang the
         next store on (a join/test node, or a store when the chain ends in one).
+        ``origin`` (top level only) gets, for each token position, the index
+        in the rule of the condition that fills it.
         """
         attach = store
         conds = list(conds)
+        order = written_index(conds)
         i = 0
         while i < len(conds):
             c = conds[i]
@@ -302,6 +307,8 @@ class Compiler:
                     self._fact_templates[c.bind] = c.template
                 bindings = {**bindings, **local}
                 attach = self._join_under(store, amem, spec)
+                if origin is not None:
+                    origin.append(order[i])
                 depth += 1
                 i = j
             elif isinstance(c, Test):
@@ -311,6 +318,8 @@ class Compiler:
                         f"test {c.fn}: variable ?{sorted(missing)[0]} is not bound", rule)
                 fn, sig = self.compile_tests([c], bindings, depth, rule)
                 attach = self._test_under(store, fn, sig)
+                if origin is not None:
+                    origin.append(order[i])
                 depth += 1
                 i += 1
             elif isinstance(c, (Not, Exists)):
@@ -327,6 +336,8 @@ class Compiler:
                     attach = self._negative_under(store, amem, spec, exists)
                 else:
                     attach = self._ncc_under(store, inner, depth, bindings, exists, rule)
+                if origin is not None:
+                    origin.append(order[i])
                 depth += 1
                 i += 1
             else:
@@ -399,9 +410,15 @@ class Compiler:
     def add_production(self, prod: Production, agenda=None) -> ProductionNode:
         rule = prod.name
         self._fact_templates = {}
-        attach, depth, bindings = self.build(prod.conditions, self.s.root, 0, {}, rule)
+        conds = prod.conditions
+        if self.s.join_order == "control-last":
+            conds = control_last(conds, self.s._control_cycles)
+        origin: list = []
+        attach, depth, bindings = self.build(conds, self.s.root, 0, {}, rule, origin)
         actions = self.compile_actions(prod, bindings, depth)
         pnode = ProductionNode(attach, prod, actions, self.s)
+        if origin != sorted(origin):
+            pnode.fact_order = tuple(sorted(range(depth), key=origin.__getitem__))
         pnode.stage_index = self.s.stage_index[prod.stage]
         pnode.bindings = bindings
         attach.children.append(pnode)

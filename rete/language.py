@@ -686,21 +686,22 @@ def load_rules(session, text_or_path, source: str | None = None, *,
                 raise _located(UnknownFunctionError(
                     f"function {name!r} is declared by 'uses' but not registered in the "
                     f"session (register it with Session.register_function)"), src, line, col)
-        for prod, loc in zip(rf.productions, rf.rule_locs):
-            _check_modify_slots(session, prod, loc)
-            if prod.name in rf.replaces and prod.name not in session.productions:
-                raise _located(UnknownProductionError(
-                    f"rule {prod.name!r} replaces a production that does not exist"),
-                    src, loc.line, loc.column)
-            replace_this = replace or prod.name in rf.replaces
-            if replace_this and prod.name in session.productions and prod.name not in added \
-                    and prod.name not in replaced:
-                replaced[prod.name] = session.get_production(prod.name)
-            try:
-                session.add_production(prod, replace=replace_this)
-            except ReteError as e:
-                raise _located(e, src, *_where(session, e, loc))
-            added.append(prod.name)
+        with session.adding(rf.productions):
+            for prod, loc in zip(rf.productions, rf.rule_locs):
+                _check_modify_slots(session, prod, loc)
+                if prod.name in rf.replaces and prod.name not in session.productions:
+                    raise _located(UnknownProductionError(
+                        f"rule {prod.name!r} replaces a production that does not exist"),
+                        src, loc.line, loc.column)
+                replace_this = replace or prod.name in rf.replaces
+                if replace_this and prod.name in session.productions and prod.name not in added \
+                        and prod.name not in replaced:
+                    replaced[prod.name] = session.get_production(prod.name)
+                try:
+                    session.add_production(prod, replace=replace_this)
+                except ReteError as e:
+                    raise _located(e, src, *_where(session, e, loc))
+                added.append(prod.name)
     except BaseException:
         for name in reversed(added):
             if name in session.productions:

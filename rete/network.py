@@ -732,6 +732,16 @@ class ProductionNode(Store):
         self.stage_index = 0
         self.bindings: dict = {}
         self.dying = False
+        # token positions in the rule's written order, when the compiler
+        # joined the conditions in another (see compiler.independent_last)
+        self.fact_order: tuple | None = None
+
+    def written_facts(self, tok) -> tuple:
+        """The token's facts in the order the rule names them (no ``None``s)."""
+        facts = tok.facts
+        if self.fact_order is not None:
+            facts = [facts[p] for p in self.fact_order]
+        return tuple([f for f in facts if f is not None])
 
     def left_activate(self, parent_tok, fact=None) -> None:
         tok = MatchToken(parent_tok, fact, self)

@@ -29,6 +29,7 @@ from .errors import (ActionError, DuplicateProductionError, DuplicateTemplateErr
                      RetractedFactError, ReteError, SlotValueError, StageCycleError,
                      UnknownFactError, UnknownProductionError, UnknownStageError,
                      UnknownTemplateError)
+from .joinorder import JOIN_ORDERS, control_states
 from .model import Fact, Production, Rule, Template, as_production
 from .reactive import checked_templates, reactive_slots
 from .network import (MISSING, AlphaNode, JoinNode, NCCNode, ProductionNode, RootMemory,
@@ -79,7 +80,8 @@ class Context:
 
     @property
     def facts(self) -> tuple:
-        return tuple(f for f in self.token.facts if f is not None)
+        """The matched facts, in the order the rule names them."""
+        return self.pnode.written_facts(self.token)
 
     def assert_fact(self, template: str, values: Mapping | None = None, /, **slots) -> Fact:
         s = self.session
@@ -124,7 +126,11 @@ class Session:
     undoes the whole :meth:`run` (:class:`ActionError`).
     """
 
-    def __init__(self, strategy: str = "recency", stages: Iterable[str] = ("default",)):
+    def __init__(self, strategy: str = "recency", stages: Iterable[str] = ("default",),
+                 join_order: str = "control-last"):
+        if join_order not in JOIN_ORDERS:
+            raise ReteError(f"unknown join order {join_order!r}; choose one of "
+                            f"{', '.join(JOIN_ORDERS)}")
         self.templates: dict[str, Template] = {}
         self.functions: dict[str, Callable] = dict(builtin_functions.BUILTINS)
         self.productions: dict[str, Any] = {}        # name -> ProductionNode
@@ -168,6 +174,10 @@ class Session:
         self._reactive: tuple | None = None
         self._renewals: list = []             # (match token or fact, seq): see _flush_renewals
         self._firing = False                  # inside an action list (renewals wait)
+        # "control-last": control patterns on a state cycle are joined last
+        # (rete.joinorder); "written": every condition as written
+        self.join_order = join_order
+        self._batch: list = []                # productions being added together
         self.define_stages(stages)
 
     # ------------------------------------------------------------ declarations
@@ -269,9 +279,28 @@ class Session:
     # ------------------------------------------------------------ productions
 
     def add(self, *prods: Production | Rule) -> None:
-        """Compile productions into the network; facts already present are matched."""
-        for p in prods:
-            self.add_production(p)
+        """Compile productions into the network; facts already present are matched.
+
+        Productions added together are planned together: the join order
+        (:mod:`rete.joinorder`) sees the state changes of all of them.
+        """
+        with self.adding(prods):
+            for p in prods:
+                self.add_production(p)
+
+    @contextmanager
+    def adding(self, prods):
+        """Productions about to be added one by one, for the join-order planner."""
+        saved = self._batch
+        self._batch = saved + [as_production(p) for p in prods]
+        try:
+            yield
+        finally:
+            self._batch = saved
+
+    def _control_cycles(self) -> frozenset:
+        prods = [pn.production for pn in self.productions.values()] + self._batch
+        return control_states(prods)
 
     def add_production(self, prod: Production | Rule, replace: bool = False):
         """Compile a production; with ``replace``, it takes the place of the one of its name.
@@ -478,7 +507,7 @@ class Session:
         f = Fact(self._next_id, template, vals)
         self._next_id += 1
         if pnode is not None:
-            f.origin = (pnode.production.name, tuple([x.id for x in tok.facts if x is not None]))
+            f.origin = (pnode.production.name, tuple([x.id for x in pnode.written_facts(tok)]))
         if support is not None:
             f.support = {support: None}
             if support.supported is None:
@@ -1041,7 +1070,7 @@ class Session:
         if self.trace_enabled:
             ctx = Context(self, tok, pnode)
             self.trace.append(Firing(pnode.production.name, pnode.production.stage,
-                                     tuple(f.id for f in facts if f is not None), ctx.bindings))
+                                     tuple(f.id for f in pnode.written_facts(tok)), ctx.bindings))
         ctx = None
         was_firing = self._firing
         self._firing = True
@@ -1107,7 +1136,8 @@ class Session:
                 pn = _pnode_of(tok)
                 out["support"].append({
                     "rule": pn.production.name if pn else None,
-                    "facts": tuple(x for x in tok.facts if x is not None)})
+                    "facts": pn.written_facts(tok) if pn else
+                    tuple(x for x in tok.facts if x is not None)})
         return out
 
     def graph(self) -> nx.DiGraph:

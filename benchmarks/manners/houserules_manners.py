@@ -99,9 +99,10 @@ def rules() -> list:
     ]
 
 
-def build(strategy: str = "depth", use_text: bool | None = None) -> tuple[Session, list]:
+def build(strategy: str = "depth", use_text: bool | None = None,
+          join_order: str = "control-last") -> tuple[Session, list]:
     """A session with the templates and rules; returns it and the output list."""
-    s = Session(strategy=strategy)
+    s = Session(strategy=strategy, join_order=join_order)
     out: list = []
     s.register_function("record_seat", lambda ctx, n, seat: out.append((n, seat)))
     if use_text is None:
@@ -135,8 +136,9 @@ def load(s: Session, data) -> None:
     s.assert_fact("context", state="start")
 
 
-def run(data, strategy: str = "depth", use_text: bool | None = None) -> dict:
-    s, out = build(strategy, use_text)
+def run(data, strategy: str = "depth", use_text: bool | None = None,
+        join_order: str = "control-last") -> dict:
+    s, out = build(strategy, use_text, join_order)
     load(s, data)
     firings = s.run()
     return {"firings": firings, "seating": out}

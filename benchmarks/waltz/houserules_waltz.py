@@ -192,9 +192,10 @@ def _make_3_junction(ctx, bp, p1, p2, p3):
     ctx.assert_fact("junction", p1=b1, p2=shaft, p3=b2, jtype=jtype, **{"base-point": bp})
 
 
-def build(strategy: str = "depth", use_text: bool = True) -> Session:
+def build(strategy: str = "depth", use_text: bool = True,
+          join_order: str = "control-last") -> Session:
     """A session with the Waltz rules: from ``waltz.hr`` (default) or the Python builder."""
-    s = Session(strategy=strategy)
+    s = Session(strategy=strategy, join_order=join_order)
     s.register_function("make_3_junction", _make_3_junction)
     if use_text:
         from rete.language import load_rules
@@ -216,8 +217,9 @@ def _sym(v) -> str:
     return str(v)
 
 
-def run(data, strategy: str = "depth", use_text: bool = True) -> dict:
-    s = build(strategy, use_text)
+def run(data, strategy: str = "depth", use_text: bool = True,
+        join_order: str = "control-last") -> dict:
+    s = build(strategy, use_text, join_order)
     for a, b in data.lines:
         s.assert_fact("line", p1=a, p2=b)
     s.assert_fact("stage", value="duplicate")

@@ -17,6 +17,11 @@ and evaluates the conditions directly.
   conflict set) must be exactly the set of complete matches, keyed by
   production name and the (id, timetag) of each fact matched by a positive
   pattern.
+* The ``..._joined_last`` variants run the same with every independent
+  pattern (one sharing no variable with the rest of its rule) joined after
+  the other conditions, as the join-order planner does with control patterns
+  (``rete/joinorder.py``): the matches, and the agenda in written order, must
+  not change.
 * ``test_refraction_matches_brute_force``: rules fire (all, or ``limit``
   at a time). The model keeps the set of pending matches: a match is
   pending from the moment it arises until it fires or stops matching; a
@@ -252,16 +257,17 @@ class Model:
 # ---------------------------------------------------------------- engine views
 
 
-def key_of(tok) -> tuple:
-    return tuple((f.id, f.timetag) for f in tok.facts if f is not None)
+def key_of(pnode, tok) -> tuple:
+    """The match's facts in the rule's written order (the engine may join in another)."""
+    return tuple((f.id, f.timetag) for f in pnode.written_facts(tok))
 
 
 def engine_agenda(s) -> list:
-    return [(a.production.name, key_of(a.token)) for a in s.activations()]
+    return [(a.production.name, key_of(a.pnode, a.token)) for a in s.activations()]
 
 
 def engine_tokens(s) -> dict:
-    return {name: {key_of(t) for t in pn.tokens} for name, pn in s.productions.items()}
+    return {name: {key_of(pn, t) for t in pn.tokens} for name, pn in s.productions.items()}
 
 
 def check_tokens(s, prods, wm):
@@ -303,10 +309,21 @@ def draw_templates(data):
             for i in range(n)}
 
 
-def run_scenario(data, steps: int, fire: bool, max_facts: int = 7, pool: int = 4):
+class _EveryState:
+    """Stands for "every control state is on a cycle": the planner then joins
+    every independent pattern with a constant test last (rete.joinorder)."""
+
+    def __contains__(self, state) -> bool:
+        return True
+
+
+def run_scenario(data, steps: int, fire: bool, max_facts: int = 7, pool: int = 4,
+                 move_all: bool = False):
     templates = draw_templates(data)
     strategy = data.draw(st.sampled_from(["recency", "mea", "depth", "breadth"]))
     s = Session(strategy=strategy)
+    if move_all:
+        s._control_cycles = _EveryState
     s.trace_enabled = fire
     for t, slots in templates.items():
         s.deftemplate(t, *slots)
@@ -468,6 +485,19 @@ def test_conflict_set_matches_brute_force(data):
 @given(st.data())
 def test_refraction_matches_brute_force(data):
     run_scenario(data, steps=25, fire=True)
+
+
+@FAST
+@given(st.data())
+def test_conflict_set_with_independent_patterns_joined_last(data):
+    """The same, with every independent pattern joined after the rest."""
+    run_scenario(data, steps=25, fire=False, move_all=True)
+
+
+@FAST
+@given(st.data())
+def test_refraction_with_independent_patterns_joined_last(data):
+    run_scenario(data, steps=25, fire=True, move_all=True)
 
 
 @pytest.mark.slow
