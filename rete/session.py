@@ -2,10 +2,10 @@
 
 Example::
 
-    >>> from rete import Session, Template, Rule, P, V, Assert
+    >>> from rete import Session, Rule, P, V, Assert, Test
     >>> s = Session()
-    >>> s.deftemplate("person", "name", "age")
-    >>> s.deftemplate("adult", "name")
+    >>> _ = s.deftemplate("person", "name", "age")
+    >>> _ = s.deftemplate("adult", "name")
     >>> s.add(Rule("adults").when(P("person", name=V.n, age=V.a), Test("ge", V.a, 18))
     ...       .then(Assert("adult", name=V.n)))
     >>> _ = s.assert_fact("person", name="Ada", age=36)
@@ -124,6 +124,21 @@ class Session:
     compile errors detach what was built, a test that raises while a fact is
     matched undoes that change (:class:`MatchError`), an action that raises
     undoes the whole :meth:`run` (:class:`ActionError`).
+
+    ``strategy`` orders activations of equal stage and salience (``recency``,
+    ``mea``, ``depth``, ``breadth``: :mod:`rete.agenda`); ``stages`` names the
+    stages in order; ``join_order`` is ``"control-last"`` (control patterns on
+    a state cycle are joined last, :mod:`rete.joinorder`) or ``"written"``.
+
+    >>> from rete import ModifyFact, P, Rule, Session
+    >>> s = Session(strategy="depth")
+    >>> _ = s.deftemplate("light", "state")
+    >>> s.add(Rule("toggle").when(P("light", state="off").as_("l"))
+    ...       .then(ModifyFact("l", state="on")))
+    >>> s.assert_fact("light", state="off").id
+    1
+    >>> s.run()
+    1
     """
 
     def __init__(self, strategy: str = "recency", stages: Iterable[str] = ("default",),

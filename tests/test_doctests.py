@@ -4,7 +4,7 @@ import importlib
 
 import pytest
 
-MODULES = ["rete", "rete.declare", "chess_rules.ruleset"]
+MODULES = ["rete", "rete.declare", "rete.session", "chess_rules.ruleset"]
 
 
 @pytest.mark.parametrize("name", MODULES)
