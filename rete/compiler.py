@@ -17,7 +17,7 @@ from .errors import (CompileError, UnboundVariableError, UnknownFunctionError,
                      UnknownSlotError, UnknownTemplateError)
 from .model import (AssertFact, Call, Exists, Expr, Halt, Modify, Not, Pattern, Production,
                     Retract, Test, Var)
-from .joinorder import control_last, written_index
+from .joinorder import Moved, control_last, written_index
 from .network import (AlphaMemory, AlphaNode, BetaMemory, JoinNode, JoinSpec, NCCNode,
                       NCCPartner, NegativeNode, ProductionNode, Store, TestNode)
 
@@ -419,6 +419,7 @@ class Compiler:
         pnode = ProductionNode(attach, prod, actions, self.s)
         if origin != sorted(origin):
             pnode.fact_order = tuple(sorted(range(depth), key=origin.__getitem__))
+            pnode.joined_last = tuple(c.cond for c in conds if isinstance(c, Moved) and c.last)
         pnode.stage_index = self.s.stage_index[prod.stage]
         pnode.bindings = bindings
         attach.children.append(pnode)

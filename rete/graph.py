@@ -7,7 +7,9 @@ import networkx as nx
 def _label(node) -> str:
     kind = getattr(node, "kind", type(node).__name__)
     if kind == "production":
-        return f"P {node.production.name}"
+        moved = getattr(node, "joined_last", ())
+        last = f" [joined last: {', '.join(p.template for p in moved)}]" if moved else ""
+        return f"P {node.production.name}{last}"
     if kind in ("join", "negative", "exists"):
         eq = ", ".join(f"{s}={_left(sig)}" for s, sig in node.spec.eq)
         return f"{kind} {node.amem.template}" + (f" [{eq}]" if eq else "")
@@ -78,8 +80,13 @@ def network_stats(session) -> dict:
     for _, d in g.nodes(data=True):
         kinds[d["kind"]] = kinds.get(d["kind"], 0) + 1
         sizes[d["kind"]] = sizes.get(d["kind"], 0) + d.get("size", 0)
+    # the join-order planner's decisions (rete.joinorder): rule -> templates
+    # of the control patterns joined last
+    moved = {name: [p.template for p in pn.joined_last]
+             for name, pn in sorted(session.productions.items()) if pn.joined_last}
     return {"nodes": kinds, "memory_sizes": sizes, "facts": len(session.facts),
-            "productions": len(session.productions), "activations": session.agenda.live}
+            "productions": len(session.productions), "activations": session.agenda.live,
+            "joined_last": moved}
 
 
 def to_dot(g: nx.DiGraph) -> str:

@@ -42,13 +42,16 @@ JOIN_ORDERS = ("control-last", "written")
 
 
 class Moved:
-    """A condition joined out of its written place; ``index`` is that place."""
+    """A condition joined out of its written place; ``index`` is that place,
+    ``last`` whether it is one of those moved to the end (the others only
+    shifted up)."""
 
-    __slots__ = ("cond", "index")
+    __slots__ = ("cond", "index", "last")
 
-    def __init__(self, cond, index: int):
+    def __init__(self, cond, index: int, last: bool):
         self.cond = cond
         self.index = index
+        self.last = last
 
 
 def control_states(productions: Iterable) -> frozenset:
@@ -95,7 +98,7 @@ def control_last(conds, states: Callable[[], frozenset]) -> tuple:
     kept = [i for i in range(len(conds)) if i not in moved]
     if not moved or moved == list(range(len(kept), len(conds))):
         return conds
-    return tuple(conds[i] if i == n else Moved(conds[i], i)
+    return tuple(conds[i] if i == n else Moved(conds[i], i, n >= len(kept))
                  for n, i in enumerate(kept + moved))
 
 

@@ -735,6 +735,7 @@ class ProductionNode(Store):
         # token positions in the rule's written order, when the compiler
         # joined the conditions in another (see compiler.independent_last)
         self.fact_order: tuple | None = None
+        self.joined_last: tuple = ()          # the patterns the planner moved
 
     def written_facts(self, tok) -> tuple:
         """The token's facts in the order the rule names them (no ``None``s)."""

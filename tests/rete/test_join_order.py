@@ -30,6 +30,13 @@ def test_control_pattern_on_a_cycle_is_joined_last():
     assert all(p.fact_order is None for p in w.productions.values())
 
 
+def test_the_graph_says_what_was_joined_last():
+    s, _ = manners.build(use_text=False)
+    labels = {d["label"] for _, d in s.graph().nodes(data=True) if d["kind"] == "production"}
+    assert "P find_seating [joined last: context]" in labels
+    assert "P print_results" in labels
+
+
 def test_rule_text_is_planned_as_a_whole():
     s, _ = manners.build(use_text=True)
     assert s.productions["find_seating"].fact_order is not None

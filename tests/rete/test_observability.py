@@ -3,6 +3,7 @@ memory sizes, and ``houserules rete graph FILE``."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import networkx as nx
 import pytest
@@ -131,6 +132,14 @@ def test_cli_rete_graph(tmp_path, capsys):
     assert st["nodes"]["negative"] == 1
     assert main(["rete", "graph", str(f), "--dot"]) == 0
     assert capsys.readouterr().out.startswith("digraph rete {")
+    # a file that declares functions its program registers (Miss Manners)
+    manners = str(Path(__file__).resolve().parents[2] / "benchmarks" / "manners" / "manners.hr")
+    assert main(["rete", "graph", manners, "--dot"]) == 0
+    assert "P find_seating [joined last: context]" in capsys.readouterr().out
+    assert main(["rete", "graph", manners]) == 0
+    assert json.loads(capsys.readouterr().out)["joined_last"] == {
+        "are_we_done": ["context"], "find_seating": ["context"], "make_path": ["context"],
+        "path_done": ["context"]}
     bad = tmp_path / "bad.hr"
     bad.write_text("rule broken when person(name: ?n then end")
     assert main(["rete", "graph", str(bad)]) == 2
