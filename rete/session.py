@@ -188,6 +188,7 @@ class Session:
         # (template -> slots conditions read, templates renewed at once); lazy
         self._reactive: tuple | None = None
         self._renewals: list = []             # (match token or fact, seq): see _flush_renewals
+        self._below: dict = {}                # node -> production nodes below it (cache)
         self._firing = False                  # inside an action list (renewals wait)
         # "control-last": control patterns on a state cycle are joined last
         # (rete.joinorder); "written": every condition as written
@@ -338,6 +339,7 @@ class Session:
             self._remove_pnode(old)
         self.productions[prod.name] = pnode
         self._reactive = None
+        self._below = {}
         return pnode
 
     def replace_production(self, prod: Production | Rule):
@@ -362,6 +364,7 @@ class Session:
 
     def _remove_pnode(self, pnode) -> None:
         self._reactive = None
+        self._below = {}
         pnode.dying = True
         self._destroy(pnode)
         if self._unblocked:
@@ -760,7 +763,7 @@ class Session:
         agenda = self.agenda
         for x, seq in pend:
             if type(x) is Fact:
-                if not x.alive:
+                if not x.alive or not self._may_match(x):
                     continue
                 toks = []
                 for tok in self._matches_over(x, strict=False):
@@ -781,6 +784,22 @@ class Session:
                 agenda.remove(act)
             agenda.add(x.node, x, seq)
         pend.clear()
+
+    def _may_match(self, f: Fact) -> bool:
+        """Whether a production the fact's joins lead to has a match at all: if
+        none has, no match is over the fact and its tokens need no walk (Miss
+        Manners: the ``count`` renewal, once the ``context`` modify of the same
+        firing has taken every ``find_seating`` match away)."""
+        below = self._below
+        for amem in self.fact_amems.get(f.id, ()):
+            for node in amem.successors:
+                pnodes = below.get(node)
+                if pnodes is None:
+                    pnodes = below[node] = _productions_below(node)
+                for pn in pnodes:
+                    if pn.tokens:
+                        return True
+        return False
 
     @staticmethod
     def _matches_over(f: Fact, strict: bool = True):
@@ -1176,6 +1195,22 @@ def _live_match(pnode, tags, cache: dict):
     if m is None:
         m = cache[pnode] = {_tags(t): t for t in pnode.tokens if not t.dead}
     return m.get(tags)
+
+
+def _productions_below(node) -> tuple:
+    """Every production node reachable from ``node`` through its children."""
+    out = []
+    seen = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        if getattr(n, "kind", None) == "production":
+            out.append(n)
+        stack.extend(getattr(n, "children", ()) or ())
+    return tuple(out)
 
 
 def _pnode_of(tok):
