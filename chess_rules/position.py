@@ -18,6 +18,13 @@ position with everything at its defaults::
 A preset that adds a piece slot may give per-type defaults in
 ``RuleSet.config['slot-defaults'][slot] = fn(type, colour)``; a piece whose
 value equals its default is not written.
+
+A rule set may carry state of its own in a token of its own:
+``RuleSet.config['position-tokens'][key] = (read, write)``, where
+``read(value, pos)`` parses the text after ``key:`` (raising
+:class:`FenError`) into ``pos.tokens[key]``, which the rule set's setup hooks
+then load, and ``write(game)`` gives the text back (None: no token). Custom
+modifiers use it for ``mod:`` (the hooks seeded on pieces).
 """
 from __future__ import annotations
 
@@ -38,6 +45,8 @@ def parse_position(text: str, ruleset) -> FenPosition:
     pos.attrs = {}
     pos.half = 0
     pos.ep_pawns = {}
+    pos.tokens = {}
+    own = ruleset.config.get("position-tokens", {})
     piece_slots = [s for s in ruleset.templates["piece"].slots if s not in BASE_PIECE_SLOTS]
     for tok in pos.extra:
         key, sep, val = tok.partition(":")
@@ -74,8 +83,12 @@ def parse_position(text: str, ruleset) -> FenPosition:
                 if sq not in pos.placement:
                     raise FenError("extended", f"{key}:{name} names an empty square")
                 pos.attrs.setdefault(sq, {})[key] = _value(v, tok)
+        elif key in own:
+            if key in pos.tokens:
+                raise FenError("extended", f"{key}: is given twice")
+            pos.tokens[key] = own[key][0](val, pos)
         else:
-            known = ", ".join(["moved", "half", "ep-pawn"] + piece_slots)
+            known = ", ".join(["moved", "half", "ep-pawn"] + piece_slots + sorted(own))
             raise FenError("extended", f"unknown key {key!r} in {tok!r} (known: {known})")
     pos.extra = ()
     return pos
@@ -145,6 +158,10 @@ def extended_suffix(game, eps=None) -> str:
     half = game._game_fact().values.get("half", 0)
     if half:
         parts.append(f"half:{half}")
+    for key, (_, write) in sorted(game.ruleset.config.get("position-tokens", {}).items()):
+        text = write(game)
+        if text is not None:
+            parts.append(f"{key}:{text}")
     return (" " + " ".join(parts)) if parts else ""
 
 

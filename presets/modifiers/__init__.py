@@ -166,11 +166,22 @@ stunner, center-bonus, king-row, kamikaze, martyr, the cross-reference recipe
   A trigger applied as an effect seeds its hook on each target (once per piece
   and hook); a hook seeded during one stage fires from the next stage on.
 * (ours) A PieceType change never touches a royal piece, and is skipped when it
-  would leave the side not to move with a royal piece attacked; after a primitive
+  would leave the side not to move with a royal piece attacked; a rook (or
+  non-royal king) whose type changes loses its castling right, as if it had
+  moved; a piece that becomes a pawn off its home rank counts as moved (as a
+  position read from text would have it); after a primitive
   changes the board (a type, a piece removed) check is detected again.
 * (ours) Hooks belong to piece facts, not squares: they follow the piece and
-  survive promotion. They are not written in the extended position: a position
-  reloaded from text gets the modifiers of the attachment squares anew.
+  survive promotion.
+* (ours) A position under attached modifiers is written with a ``mod:`` token
+  (``mod:a4=0`` — hook ids on the piece on a4, in seeding order; ``mod:-`` —
+  none): the game start is behind it. Read back, such a position is the same
+  game — attributes as written, hooks as listed, the top-level primitives not
+  applied again (an ``add-to-attribute`` would count twice, a descriptor
+  attached on a square would look for its piece there). A position without
+  the token is a game start: the descriptors are applied to it. Hook ids index
+  the attached descriptors' hooks, so the token is read with the same
+  modifiers attached (an id they do not have is a FenError).
 """
 from __future__ import annotations
 
