@@ -299,7 +299,7 @@ class Compiler:
                 tests = []
                 j = i + 1
                 while j < len(conds) and isinstance(conds[j], Test) and \
-                        _test_vars(conds[j]) <= set(bindings) | set(local):
+                        conds[j].variables() <= set(bindings) | set(local):
                     tests.append(conds[j])
                     j += 1
                 spec = self.join_spec(slots, exprs, amem, bindings, depth, tests, rule, local)
@@ -312,7 +312,7 @@ class Compiler:
                 depth += 1
                 i = j
             elif isinstance(c, Test):
-                missing = _test_vars(c) - set(bindings)
+                missing = c.variables() - set(bindings)
                 if missing:
                     raise UnboundVariableError(
                         f"test {c.fn}: variable ?{sorted(missing)[0]} is not bound", rule)
@@ -491,16 +491,6 @@ def _slot_eq(slot):
         return f.values[slot] == v
     eq.slot_eq = True
     return eq
-
-
-def _test_vars(t: Test) -> set[str]:
-    out = set()
-    for a in t.args:
-        if isinstance(a, Var):
-            out.add(a.name)
-        elif isinstance(a, Expr):
-            out |= a.variables()
-    return out
 
 
 def _arg_sig(a, bindings) -> Any:

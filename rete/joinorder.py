@@ -144,13 +144,7 @@ def _cond_vars(c) -> set[str]:
                 out |= v.variables()
         return out
     if isinstance(c, Test):
-        out = set()
-        for a in c.args:
-            if isinstance(a, Var):
-                out.add(a.name)
-            elif isinstance(a, Expr):
-                out |= a.variables()
-        return out
+        return c.variables()
     if isinstance(c, (Not, Exists)):
         return set().union(*(_cond_vars(x) for x in c.conditions))
     return set()

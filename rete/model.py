@@ -211,6 +211,9 @@ class Test:
         object.__setattr__(self, "fn", fn)
         object.__setattr__(self, "args", tuple(args))
 
+    def variables(self) -> set[str]:
+        return _arg_variables(self.args)
+
 
 @dataclass(frozen=True)
 class Not:
@@ -251,13 +254,18 @@ class Expr:
         object.__setattr__(self, "args", tuple(args))
 
     def variables(self) -> set[str]:
-        out = set()
-        for a in self.args:
-            if isinstance(a, Var):
-                out.add(a.name)
-            elif isinstance(a, Expr):
-                out |= a.variables()
-        return out
+        return _arg_variables(self.args)
+
+
+def _arg_variables(args) -> set[str]:
+    """The variables named by function arguments (inside expressions too)."""
+    out = set()
+    for a in args:
+        if isinstance(a, Var):
+            out.add(a.name)
+        elif isinstance(a, Expr):
+            out |= a.variables()
+    return out
 
 
 # ---------------------------------------------------------------- actions
