@@ -24,7 +24,7 @@ A rule set may carry state of its own in a token of its own:
 ``read(value, pos)`` parses the text after ``key:`` (raising
 :class:`FenError`) into ``pos.tokens[key]``, which the rule set's setup hooks
 then load, and ``write(game)`` gives the text back (None: no token). Custom
-modifiers use it for ``mod:`` (the hooks seeded on pieces).
+modifiers use it for ``mod:`` (the hooks and auras seeded on pieces).
 """
 from __future__ import annotations
 

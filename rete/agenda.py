@@ -68,17 +68,9 @@ def _recency_key(act):
 
 
 def _mea_key(act):
-    first = 0
-    tags = []
-    facts = act.token.facts
-    if act.pnode.fact_order is not None:
-        facts = [facts[p] for p in act.pnode.fact_order]
-    for f in facts:
-        if f is not None:
-            if not tags:
-                first = f.timetag
-            tags.append(-f.timetag)
-    tags.sort()
+    facts = act.pnode.written_facts(act.token)      # the first condition's fact first
+    first = facts[0].timetag if facts else 0
+    tags = sorted([-f.timetag for f in facts])
     return (act.pnode.neg_salience, -first, tuple(tags), -act.seq, act.uid, act)
 
 

@@ -24,13 +24,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, get_args
 
 from rete import Call, P, Rule, Template, V
 
-from chess_rules.squares import opposite
+from chess_rules.errors import FenError
+from chess_rules.squares import SQUARE_NAMES, opposite, parse_square
 
-from .models import (HOOK_ATTR, SPECIAL_ATTRS, TRIGGER_KINDS, Descriptor,
+from .models import (HOOK_ATTR, AddAuraParams, SPECIAL_ATTRS, TRIGGER_KINDS, Descriptor,
                      ModifierCompositionError, ModifierError)
 
 STAGE_NAMES = ("auras", "damaged", "capture", "captured", "promotion", "move",
@@ -722,7 +723,7 @@ def extend_slots(rs, reg: Registry) -> None:
 # ---------------------------------------------------------------- the position token
 
 
-AURA_AFFECTS = ("allies", "enemies", "all")
+AURA_AFFECTS = get_args(AddAuraParams.model_fields["affects"].annotation)
 
 
 def write_mod_token(game) -> str | None:
@@ -751,15 +752,12 @@ def write_mod_token(game) -> str | None:
                 items.setdefault(q, []).append(fmt(f.values))
     if not items:
         return "-"
-    from chess_rules.squares import SQUARE_NAMES
     return ",".join(f"{SQUARE_NAMES[q]}={'.'.join(xs)}" for q, xs in sorted(items.items()))
 
 
 def read_mod_token(text: str, pos) -> dict[int, tuple[list, list]]:
     """Parse a ``mod:`` value into square -> (hook ids, auras); both are checked
     against the attached descriptors when the game is set up."""
-    from chess_rules.errors import FenError
-    from chess_rules.squares import parse_square
     out: dict[int, tuple[list, list]] = {}
     if text == "-":
         return out
@@ -797,7 +795,8 @@ def read_mod_token(text: str, pos) -> dict[int, tuple[list, list]]:
 
 def setup_modifiers(game, pos) -> None:
     """At game start: apply each attached descriptor's top-level primitives to its
-    pieces; from a position with a ``mod:`` token, seed the hooks it lists instead."""
+    pieces; from a position with a ``mod:`` token, seed the hooks and auras it lists
+    instead."""
     s = game.session
     st = game.state
     reg = s.chess.ruleset.config["modifiers"]
@@ -830,8 +829,6 @@ def setup_modifiers(game, pos) -> None:
 
 
 def _seed_saved_hooks(s, st, reg: Registry, saved: dict) -> None:
-    from chess_rules.errors import FenError
-    from chess_rules.squares import SQUARE_NAMES
     for q, (ids, auras) in sorted(saved.items()):
         f = st.facts[q]
         for hid in ids:
