@@ -12,14 +12,16 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
-from chess_rules.game import Game
+from chess_rules.errors import MoveParseError
+from chess_rules.game import Explanation, Game, _unjournaled
 from chess_rules.moves import Move
+from chess_rules.notation import parse_uci
 from chess_rules.ruleset import RuleSet
 from chess_rules.squares import BLACK, PIECE_LETTER, SQUARE_NAMES, WHITE, opposite
 
 from .dfen import DfenPosition, parse_dfen
 from .errors import RollError
-from .rules import dice_rules, move_dice, setup_dice
+from .rules import dice_left, dice_rules, missing_die, move_dice, setup_dice
 
 __all__ = ["DiceGame", "default_ruleset"]
 
@@ -99,7 +101,11 @@ class DiceGame(Game):
             f = s.assert_fact("move", m.event(color))
             s.run(stages=("apply", "post-move", "turn-end", "result"))
             if f.alive:
-                s.retract(f)
+                # as in Game._play: the event came after the checkpoint, so its
+                # retraction need not be journaled (pop would put it back only to
+                # take it out again)
+                with _unjournaled(s):
+                    s.retract(f)
         except BaseException:
             s.rollback(mark)
             self._legal_cache = None
@@ -124,6 +130,27 @@ class DiceGame(Game):
         st = self.state
         c = st.colors[v]
         return c is not None and c != self.turn and st.types[v] in st.royal[c]
+
+    def explain(self, move) -> Explanation:
+        """As :meth:`Game.explain`; a move whose piece has no die is refused by
+        ``dice.die-filter`` (the movers of a type without a die do not run, so no
+        generator refuses it: the missing die is the reason)."""
+        ex = super().explain(move)
+        if ex.legal or ex.rule is not None:
+            return ex
+        try:
+            frm, to, _ = parse_uci(ex.move)
+        except MoveParseError:
+            return ex
+        st = self.state
+        ptype = st.types[frm]
+        if ptype is None or st.colors[frm] != self.turn or self.is_game_over():
+            return ex
+        castle = ptype == "king" and frm // 8 == to // 8 and abs(to - frm) == 2
+        reason = missing_die(dice_left(self.session), ptype, "castle" if castle else "normal", frm)
+        if reason is None:
+            return ex
+        return Explanation(ex.move, False, "dice.die-filter", reason)
 
     def key(self) -> tuple:
         """What decides the rest of the turn: board, rights, targets, dice, result."""

@@ -81,27 +81,37 @@ def roll_dice(ctx, color):
         ctx.assert_fact("die", type=FACE_TYPE[face], face=face, index=i)
 
 
+def missing_die(counts: Counter, ptype: str, kind: str, frm: int) -> str | None:
+    """Why a micro-move of a ``ptype`` from ``frm`` has no die (``counts``: the dice
+    left by type), or None when its dice are there."""
+    need = move_dice(ptype, kind)
+    if all(counts[t] for t in need):
+        return None
+    left = ", ".join(sorted(counts.elements(), key=TYPE_FACE.get)) or "none"
+    if kind == "castle":
+        return f"castling needs a king die and a rook die (dice left: {left})"
+    return f"no {ptype} die for the {ptype} on {SQUARE_NAMES[frm]} (dice left: {left})"
+
+
+def dice_left(session) -> Counter:
+    """The dice left, counted by piece type."""
+    return Counter(f.values["type"] for f in session.by_template.get("die", {}).values())
+
+
 def dice_filter(ctx, color):
     """Keep the candidates whose piece type has a die (castling: king and rook)."""
     s = ctx.session
     st = s.chess
-    counts = Counter(f.values["type"] for f in s.by_template.get("die", {}).values())
+    counts = dice_left(s)
     rule = ctx.pnode.production.name
     types = st.types
-    explaining = st.refusals is not None
     for u, m in list(st.candidates.items()):
         ptype = types[m.frm] or m.piece
-        need = move_dice(ptype, m.kind)
-        if all(counts[t] for t in need):
+        if counts[ptype] and m.kind != "castle":
             continue
-        reason = ""
-        if explaining:
-            left = ", ".join(sorted(counts.elements(), key=TYPE_FACE.get)) or "none"
-            if m.kind == "castle":
-                reason = f"castling needs a king die and a rook die (dice left: {left})"
-            else:
-                reason = f"no {ptype} die for the {ptype} on {SQUARE_NAMES[m.frm]} (dice left: {left})"
-        st.drop(u, rule, reason)
+        reason = missing_die(counts, ptype, m.kind, m.frm)
+        if reason is not None:
+            st.drop(u, rule, reason)
 
 
 def spend_die(ctx, move):
@@ -221,22 +231,33 @@ def dice_productions() -> list[Rule]:
 
 def _gate_movers(rs: RuleSet) -> None:
     """Each generate-stage production that moves one piece type (a ``piece``
-    pattern with a constant ``type``) gets the condition that a die of that type
-    is left: the same production, matched only while its piece has a die. This
-    is an optimisation; ``dice.die-filter`` is what makes it a rule (castling,
-    promoted pieces, productions moving several types)."""
+    pattern with a constant ``type``), castling (a ``castling`` pattern: a king and
+    a rook die) and en passant (an ``ep`` pattern: a pawn die) gets, as its first
+    conditions, that the dice it needs are left: the same production, matched only
+    while its dice are there. First, because those conditions share no variable:
+    while a type has no die, a ``movegen`` request builds no partial match for its
+    pieces at all. This is an optimisation; ``dice.die-filter`` is what makes it a
+    rule (promoted pieces, productions moving several types), and
+    :meth:`dice.engine.DiceGame.explain` names the missing die."""
     from rete.model import Exists, Pattern, as_production
     for name, prod in list(rs.productions.items()):
         prod = as_production(prod)
         if prod.stage != "generate":
             continue
-        types = [dict(c.slots).get("type") for c in prod.conditions
-                 if isinstance(c, Pattern) and c.template == "piece"]
-        if len(types) != 1 or not isinstance(types[0], str):
+        pats = [c for c in prod.conditions if isinstance(c, Pattern)]
+        types = [dict(c.slots).get("type") for c in pats if c.template == "piece"]
+        if len(types) == 1 and isinstance(types[0], str):
+            need = (types[0],)
+        elif types:
             continue
-        gated = prod.replace(conditions=tuple(prod.conditions)
-                             + (Exists(P("die", type=types[0])),))
-        rs.productions[name] = gated
+        elif any(c.template == "castling" for c in pats):
+            need = ("king", "rook")
+        elif any(c.template == "ep" for c in pats):
+            need = ("pawn",)
+        else:
+            continue
+        gates = tuple(Exists(P("die", type=t)) for t in need)
+        rs.productions[name] = prod.replace(conditions=gates + tuple(prod.conditions))
         rs.history.append(("gate", name, ORIGIN))
 
 

@@ -25,8 +25,6 @@ from dataclasses import dataclass, field
 
 from chess_rules.errors import MoveParseError
 from chess_rules.notation import parse_uci
-from chess_rules.squares import SQUARE_NAMES
-
 from chess_rules.squares import PIECE_LETTER
 
 from .dfen import FACE_TYPE, TYPE_FACE, format_dfen, parse_dfen
@@ -271,31 +269,18 @@ def apply_move(dfen: str, uci: str, ruleset=None) -> str:
     if not isinstance(uci, str):
         raise MoveParseError(uci, "UCI text must be a string")
     u = _norm(uci)
-    frm, to, promo = parse_uci(u)
+    parse_uci(u)  # raises MoveParseError on text that is not UCI
     tree = turn_tree(dfen, ruleset)
     if u in tree.nodes:
         game.push(u)
         return game.dfen()
-    _refuse(game, tree, u, frm, to)
+    _refuse(game, tree, u)
     raise AssertionError("unreachable")
 
 
-def _refuse(game: DiceGame, tree: TurnTree, u: str, frm: int, to: int):
+def _refuse(game: DiceGame, tree: TurnTree, u: str):
     if game.is_game_over():
         raise GameOverError(u, f"the game is over ({game.winner()} captured the king)")
-    st = game.state
-    turn = game.turn
-    ptype = st.types[frm]
-    dice = game.dice()
-    left = ", ".join(sorted(dice, key=TYPE_FACE.get)) or "none"
-    if ptype is not None and st.colors[frm] == turn:
-        castle = ptype == "king" and frm // 8 == to // 8 and abs(to - frm) == 2
-        need = ("king", "rook") if castle else (ptype,)
-        missing = [t for t in need if t not in dice]
-        if missing:
-            what = "castling needs a king die and a rook die" if castle else \
-                f"no {ptype} die for the {ptype} on {SQUARE_NAMES[frm]}"
-            raise NoDieError(u, f"{what} (dice left: {left})", "dice.die-filter")
     micro = {m.uci() for m in game.legal_moves()}
     if u in micro:
         raise MaxMicroMovesError(

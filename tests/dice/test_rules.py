@@ -51,3 +51,38 @@ def test_composes_with_a_preset_that_changes_moves():
 def test_engine_doctest():
     res = doctest.testmod(dice.engine)
     assert res.attempted > 0 and res.failed == 0
+
+
+def test_movers_wait_for_their_dice():
+    # the generators of one piece type, castling and en passant start with the die
+    # they need, so a type without a die builds no match at all
+    from rete.model import Exists, as_production
+    rs = dice_rules()
+    gated = {name for kind, name, _ in rs.history if kind == "gate"}
+    assert gated == {"fide.pawn-single-push", "fide.pawn-double-push", "fide.pawn-capture",
+                     "fide.knight-move", "fide.bishop-move", "fide.rook-move",
+                     "fide.queen-move", "fide.king-move", "fide.castling", "fide.en-passant"}
+
+    def gates(name):
+        conds = as_production(rs.productions[name]).conditions
+        return [dict(c.conditions[0].slots)["type"] for c in conds if isinstance(c, Exists)]
+    assert gates("fide.castling") == ["king", "rook"]
+    assert gates("fide.en-passant") == ["pawn"]
+    assert gates("fide.queen-move") == ["queen"]
+
+
+def test_explain_names_the_missing_die():
+    from dice.engine import DiceGame
+    g = DiceGame("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 PPN")
+    for uci, reason in (
+            ("e1g1", "castling needs a king die and a rook die (dice left: pawn, pawn, knight)"),
+            ("a1a5", "no rook die for the rook on a1 (dice left: pawn, pawn, knight)"),
+            ("e1e2", "no king die for the king on e1 (dice left: pawn, pawn, knight)")):
+        ex = g.explain(uci)
+        assert (ex.legal, ex.rule, ex.reason) == (False, "dice.die-filter", reason)
+    ex = g.explain("h8h5")           # not this side's piece: no die is the question
+    assert ex.rule is None and "black's" in ex.reason
+    g = DiceGame("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 KRN")
+    assert g.explain("e1g1").legal and g.explain("e1c1").rule == "fide.castling"
+    ex = g.explain("a1b3")           # a rook die, but no rook move goes there
+    assert not ex.legal and ex.rule is None
