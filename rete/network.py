@@ -24,9 +24,14 @@ Invariants the code relies on (and the differential tests check):
 from __future__ import annotations
 
 from heapq import heappush
+from itertools import count
 from operator import itemgetter
 
 from .agenda import Activation
+
+#: Beta nodes are numbered as they are made, so a failed compile can find the
+#: nodes it made (those numbered after it began) without a walk beforehand.
+node_serial = count()
 
 MISSING = object()
 
@@ -321,6 +326,7 @@ class Store:
     plain = False       # a beta memory: tokens are unfiled by delete_token itself
 
     def __init__(self, parent):
+        self.serial = next(node_serial)
         self.parent = parent          # the node feeding this store (join/test or store)
         self.tokens: dict = {}
         self.children: list = []
@@ -851,6 +857,7 @@ class JoinNode:
     kind = "join"
 
     def __init__(self, parent: Store, amem: AlphaMemory, spec: JoinSpec):
+        self.serial = next(node_serial)
         self.parent = parent
         self.amem = amem
         self.spec = spec
@@ -949,6 +956,7 @@ class TestNode:
     kind = "test"
 
     def __init__(self, parent: Store, test, signature):
+        self.serial = next(node_serial)
         self.parent = parent
         self.test = test
         self.signature = signature

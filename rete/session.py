@@ -33,7 +33,7 @@ from .joinorder import JOIN_ORDERS, control_states
 from .model import Fact, Production, Rule, Template, as_production
 from .reactive import checked_templates, reactive_slots
 from .network import (MISSING, AlphaNode, JoinNode, NCCNode, ProductionNode, RootMemory,
-                      delete_token, hkey)
+                      delete_token, hkey, node_serial)
 
 
 @dataclass
@@ -384,16 +384,17 @@ class Session:
     @contextmanager
     def _atomic_network(self):
         """Compile errors leave no half-built nodes: new nodes are destroyed."""
-        before = set(map(id, self._all_nodes()))
-        amems = set(map(id, self.alpha_memories.values()))
+        first = next(node_serial)
+        n_amems = len(self.alpha_memories)      # new alpha memories come after these
         try:
             yield
         except BaseException as e:
-            new = [n for n in self._all_nodes() if id(n) not in before]
+            new = sorted((n for n in self._all_nodes() if n.serial > first),
+                         key=lambda n: n.serial)
             for n in reversed(new):
                 self._detach(n)
-            for am in list(self.alpha_memories.values()):
-                if id(am) not in amems and not am.successors:
+            for am in list(self.alpha_memories.values())[n_amems:]:
+                if not am.successors:
                     self._drop_alpha_memory(am)
             self._unblocked.clear()
             if isinstance(e, ReteError) or not isinstance(e, Exception):
