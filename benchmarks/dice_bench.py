@@ -9,8 +9,9 @@ the side to move; finished games are skipped).
 Both sides, on every position, in one run, timed with ``time.process_time``
 (CPU time of this process, so other load on a shared machine skews less):
 
-houserules  ``legal_turn_tree(dfen)``: parse the DFEN, build a session of the
-            Dice Chess rule set, load the position, and build the tree on the
+houserules  ``legal_turn_tree(dfen)``: parse the DFEN, load the position (into
+            the session the previous call compiled and left, reloaded; the
+            first call compiles the rule set), and build the tree on the
             rule set's micro-move generator (generate and filter stages,
             apply/post-move through the engine, rollback through the journal),
             with transpositions within a turn explored once. ``tree`` also

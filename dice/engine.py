@@ -20,10 +20,13 @@ from chess_rules.ruleset import RuleSet
 from chess_rules.squares import BLACK, PIECE_LETTER, SQUARE_NAMES, WHITE, opposite
 
 from .dfen import DfenPosition, parse_dfen
-from .errors import RollError
+from .errors import DiceError, RollError
 from .rules import dice_left, dice_rules, missing_die, move_dice, setup_dice
 
 __all__ = ["DiceGame", "default_ruleset"]
+
+
+_NONE: dict = {}
 
 
 @lru_cache(maxsize=1)
@@ -56,6 +59,25 @@ class DiceGame(Game):
         pos = dfen if isinstance(dfen, DfenPosition) else parse_dfen(dfen)
         super().__init__(ruleset=ruleset, position=pos)
         self._history = []
+
+    def reload(self, dfen: str | DfenPosition) -> None:
+        """Set up another position on this game's session, keeping its network.
+
+        Every fact goes and the position is loaded as at construction, without
+        compiling the rule set again (what :func:`dice.turn_tree` does between
+        trees). A bad DFEN raises before anything changes. Refused while a move
+        is on the stack (the game would lose its history)."""
+        pos = dfen if isinstance(dfen, DfenPosition) else parse_dfen(dfen)
+        s = self.session
+        if self._stack or s._marks:
+            raise DiceError("reload() needs a game with no move to take back")
+        for f in list(s.facts.values()):
+            if f.alive:
+                s.retract(f)
+        self._ep_pending = False
+        self._legal_cache = None
+        self._load(pos)
+        self._history = []          # no repetition in Dice Chess (as in __init__)
 
     # ------------------------------------------------------------ parsing / output
 
@@ -154,15 +176,15 @@ class DiceGame(Game):
 
     def key(self) -> tuple:
         """What decides the rest of the turn: board, rights, targets, dice, result."""
-        s = self.session
-        bt = s.by_template
+        bt = self.session.by_template
         st = self.state
+        get = bt.get
         return (tuple(st.types), tuple(st.colors),
-                tuple(f.values["moved"] if f is not None else None for f in st.facts),
-                frozenset((f.values["side"], f.values["color"]) for f in bt.get("castling", {}).values()),
-                frozenset((f.values["square"], f.values["by"]) for f in bt.get("ep", {}).values()),
-                tuple(sorted(f.values["type"] for f in bt.get("die", {}).values())),
-                bool(bt.get("result")))
+                tuple([f.values["moved"] if f is not None else None for f in st.facts]),
+                frozenset([(f.values["side"], f.values["color"]) for f in get("castling", _NONE).values()]),
+                frozenset([(f.values["square"], f.values["by"]) for f in get("ep", _NONE).values()]),
+                tuple(sorted([f.values["type"] for f in get("die", _NONE).values()])),
+                bool(get("result")))
 
     # ------------------------------------------------------------ turn phases
 

@@ -217,6 +217,8 @@ def _tree_of(game: DiceGame, dfen: str) -> TurnTree:
 
 _CACHE: "OrderedDict[str, TurnTree]" = OrderedDict()
 _CACHE_SIZE = 64
+# the default rule set's network is compiled once and reloaded for each tree
+_IDLE: dict = {}
 
 
 def turn_tree(dfen: str, ruleset=None) -> TurnTree:
@@ -235,7 +237,13 @@ def turn_tree(dfen: str, ruleset=None) -> TurnTree:
     if tree is not None:
         _CACHE.move_to_end(dfen)
         return tree
-    tree = _tree_of(DiceGame(dfen), dfen)
+    game = _IDLE.pop("default", None)      # a session left by the last tree, if any
+    if game is None:
+        game = DiceGame(dfen)
+    else:
+        game.reload(dfen)
+    tree = _tree_of(game, dfen)
+    _IDLE["default"] = game                 # the tree build leaves it as loaded
     _CACHE[dfen] = tree
     if len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)

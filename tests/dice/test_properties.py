@@ -145,3 +145,43 @@ def test_random_rolled_positions(seed, turns):
 def test_random_rolled_positions_deep(seed, turns):
     dfen = random_rolled_position(seed, turns)
     check_position(dfen, replays=4, rng=random.Random(seed), brute=True)
+
+
+@FAST
+@given(seeds=hst.lists(hst.tuples(hst.integers(0, 10**6), hst.integers(0, 14)),
+                       min_size=2, max_size=4))
+def test_reload_is_a_fresh_game(seeds):
+    # one session reloaded position after position (what turn_tree does) answers
+    # as a game built for each position: same DFEN, moves, tree and working memory
+    from dice.turns import _tree_of
+    reused = DiceGame()
+    for seed, turns in seeds:
+        dfen = random_rolled_position(seed, turns)
+        fresh = DiceGame(dfen)
+        reused.reload(dfen)
+        assert reused.dfen() == fresh.dfen() == dfen
+        assert reused.legal_uci() == fresh.legal_uci()
+        assert reused.is_game_over() == fresh.is_game_over()
+        assert _tree_of(reused, dfen).to_dict() == _tree_of(fresh, dfen).to_dict()
+
+        def wm(g):
+            return sorted((f.template, sorted(f.values.items(), key=str))
+                          for f in g.session.facts.values())
+        assert wm(reused) == wm(fresh)
+        assert reused.session.activations() == []
+        assert reused._history == fresh._history
+
+
+def test_reload_refusals_leave_the_game_as_it_was():
+    from dice.errors import DfenError, DiceError
+    g = DiceGame("8/8/8/2k5/8/1N6/2P5/K7 w - - 0 1 NPP")
+    with pytest.raises(DfenError):
+        g.reload("8/8/8 w - - 0 1 NPP")
+    assert g.dfen() == "8/8/8/2k5/8/1N6/2P5/K7 w - - 0 1 NPP"
+    g.push("c2c4")
+    with pytest.raises(DiceError):
+        g.reload("8/8/8/2k5/8/1N6/2P5/K7 w - - 0 1 NPP")
+    assert g.dfen() == "8/8/8/2k5/2P5/1N6/8/K7 w - c3 0 1 NP"
+    g.pop()
+    g.reload("4k3/8/8/8/8/8/8/4K3 b - - 3 9 KK")
+    assert g.legal_uci() == ["e8d7", "e8d8", "e8e7", "e8f7", "e8f8"]
