@@ -229,10 +229,15 @@ def dice_productions() -> list[Rule]:
     ]
 
 
+#: Generators that name no piece type, by the name the spec gives them (a preset
+#: that replaces one keeps its meaning): the dice their moves need.
+NAMED_MOVERS = {"fide.castling": ("king", "rook"), "fide.en-passant": ("pawn",)}
+
+
 def _gate_movers(rs: RuleSet) -> None:
     """Each generate-stage production that moves one piece type (a ``piece``
-    pattern with a constant ``type``), castling (a ``castling`` pattern: a king and
-    a rook die) and en passant (an ``ep`` pattern: a pawn die) gets, as its first
+    pattern with a constant ``type``), castling (``fide.castling``: a king and a
+    rook die) and en passant (``fide.en-passant``: a pawn die) gets, as its first
     conditions, that the dice it needs are left: the same production, matched only
     while its dice are there. First, because those conditions share no variable:
     while a type has no die, a ``movegen`` request builds no partial match for its
@@ -244,16 +249,12 @@ def _gate_movers(rs: RuleSet) -> None:
         prod = as_production(prod)
         if prod.stage != "generate":
             continue
-        pats = [c for c in prod.conditions if isinstance(c, Pattern)]
-        types = [dict(c.slots).get("type") for c in pats if c.template == "piece"]
+        types = [dict(c.slots).get("type") for c in prod.conditions
+                 if isinstance(c, Pattern) and c.template == "piece"]
         if len(types) == 1 and isinstance(types[0], str):
             need = (types[0],)
-        elif types:
-            continue
-        elif any(c.template == "castling" for c in pats):
-            need = ("king", "rook")
-        elif any(c.template == "ep" for c in pats):
-            need = ("pawn",)
+        elif not types and name in NAMED_MOVERS:
+            need = NAMED_MOVERS[name]
         else:
             continue
         gates = tuple(Exists(P("die", type=t)) for t in need)

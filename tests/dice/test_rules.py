@@ -70,6 +70,18 @@ def test_movers_wait_for_their_dice():
     assert gates("fide.en-passant") == ["pawn"]
     assert gates("fide.queen-move") == ["queen"]
 
+    # a generator of the user's that names no piece type is not gated: what its
+    # moves need is for dice.die-filter to judge
+    from rete import Call, P, Rule, V
+    base = fide_rules()
+    base.add(Rule("user.ep-leap", stage="generate")
+             .when(P("movegen", color=V.c), P("ep", by=V.o).as_("e"))
+             .then(Call("gen-leap", V.e, "N")), "user")
+    rs = dice_rules(base)
+    assert "user.ep-leap" not in {name for kind, name, _ in rs.history if kind == "gate"}
+    assert not [c for c in as_production(rs.productions["user.ep-leap"]).conditions
+                if isinstance(c, Exists)]
+
 
 def test_explain_names_the_missing_die():
     from dice.engine import DiceGame
