@@ -114,7 +114,7 @@ class PresetRules:
         try:
             p = self.ruleset.remove(name, self.meta.id)
         except RuleSetError as e:
-            raise PresetError(f"preset {self.meta.id!r}: {e}") from e
+            raise self._missing(name, e) from e
         self.removed.append(name)
         return p
 
@@ -124,9 +124,20 @@ class PresetRules:
         try:
             p = self.ruleset.replace(prod, self.meta.id)
         except RuleSetError as e:
-            raise PresetError(f"preset {self.meta.id!r}: {e}") from e
+            raise self._missing(name, e) from e
         self.replaced.append(p.name)
         return p
+
+    def _missing(self, name, err) -> PresetError:
+        """The error for a production that is not there: a conflict when a preset
+        loaded before this one removed it (the same conflict as two rewrites, found
+        in the other order), else the rule set's own complaint."""
+        for verb, n, origin in reversed(self.ruleset.history):
+            if n == name and verb == "remove" and origin != self.meta.id:
+                return ConflictingPresetsError(
+                    f"presets {origin!r} and {self.meta.id!r} both rewrite {name!r} "
+                    "in different ways")
+        return PresetError(f"preset {self.meta.id!r}: {err}")
 
     def _check_override(self, name, verb):
         if self.meta.mode == "additive":
@@ -137,7 +148,7 @@ class PresetRules:
     def get(self, name: str):
         p = self.ruleset.productions.get(name)
         if p is None:
-            raise PresetError(f"preset {self.meta.id!r}: no production {name!r} to build on")
+            raise self._missing(name, f"no production {name!r} to build on")
         return p
 
     def has(self, name: str) -> bool:
