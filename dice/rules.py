@@ -262,11 +262,12 @@ def _gate_movers(rs: RuleSet) -> None:
         rs.history.append(("gate", name, ORIGIN))
 
 
-def dice_rules(base: RuleSet | None = None) -> RuleSet:
+def dice_rules(base: RuleSet | None = None, gate: bool = True) -> RuleSet:
     """Dice Chess as a rule set: ``base`` (FIDE by default) edited as described above.
 
     ``base`` is not changed. Productions of ``REMOVED`` that ``base`` lacks are
-    skipped, so a preset that already dropped one composes.
+    skipped, so a preset that already dropped one composes. ``gate=False`` leaves
+    the movers ungated (the die filter alone decides: slower, the same moves).
     """
     rs = (base if base is not None else fide_rules()).copy()
     rs.name = f"dice({rs.name})"
@@ -286,7 +287,8 @@ def dice_rules(base: RuleSet | None = None) -> RuleSet:
         .then(Call("dice-clock", V.m)), ORIGIN)
     for r in dice_productions():
         rs.add(r, ORIGIN)
-    _gate_movers(rs)
+    if gate:
+        _gate_movers(rs)
     rs.setup_hooks.append(setup_dice)
     rs.config["dice"] = True
     rs.config["strict-ep"] = False

@@ -98,3 +98,33 @@ def test_explain_names_the_missing_die():
     assert g.explain("e1g1").legal and g.explain("e1c1").rule == "fide.castling"
     ex = g.explain("a1b3")           # a rook die, but no rook move goes there
     assert not ex.legal and ex.rule is None
+
+
+def test_gating_changes_no_tree():
+    # the gates are an optimisation: under presets that change how pieces move,
+    # the trees of rolled positions are those of the die filter alone
+    import random
+
+    from dice.engine import DiceGame
+    from dice.turns import _tree_of
+    from presets import load
+    from tests.dice.test_properties import random_rolled_position
+    rng = random.Random(7)
+    turns = 0
+    for preset in ("wrap-board", "berolina-pawns", "knights-leap-twice", "pawns-move-backward"):
+        gated, plain = dice_rules(load(preset)), dice_rules(load(preset), gate=False)
+        for _ in range(4):
+            seed = rng.randrange(10**6)
+            d = random_rolled_position(seed, rng.randrange(12))
+            a = _tree_of(DiceGame(d, gated), d).to_dict()
+            b = _tree_of(DiceGame(d, plain), d).to_dict()
+            assert a == b, (preset, d)
+            turns += sum(1 for _ in _leaves(a))
+    assert turns > 1000            # the trees are not trivial
+
+
+def _leaves(tree):
+    if not tree:
+        yield ()
+    for sub in tree.values():
+        yield from _leaves(sub)
