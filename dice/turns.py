@@ -227,7 +227,9 @@ def turn_tree(dfen: str, ruleset=None) -> TurnTree:
     The last few trees are kept, keyed by the exact DFEN text, so that walking a
     turn (``playable_dice`` and ``apply_move`` after each micro-move) does not
     rebuild them; the returned tree is shared and must not be changed
-    (``to_dict`` gives fresh dicts).
+    (``to_dict`` gives fresh dicts). The default rule set is compiled once: its
+    session, left as loaded by each build, is reloaded with the next position
+    (:meth:`~dice.engine.DiceGame.reload`).
     """
     if not isinstance(dfen, str):
         parse_dfen(dfen)                # raises the typed error
