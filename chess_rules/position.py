@@ -41,14 +41,25 @@ def parse_position(text: str, ruleset) -> FenPosition:
         raise FenError("field_count", f"expected FEN text, got {type(text).__name__}")
     strict = ruleset.config.get("strict-ep", True)
     pos = parse_fen(text, extra_fields_allowed=16, strict_en_passant=strict)
+    read_extended(pos, pos.extra, ruleset)
+    pos.extra = ()
+    return pos
+
+
+def read_extended(pos, tokens, ruleset) -> None:
+    """Read ``key:value`` tokens into ``pos`` (``moved``, ``attrs``, ``half``,
+    ``ep_pawns``, ``tokens``; defaults where none is given) for ``ruleset``, whose
+    piece slots and position tokens say which keys it knows (raises :class:`FenError`)."""
     pos.moved = {}
     pos.attrs = {}
     pos.half = 0
     pos.ep_pawns = {}
     pos.tokens = {}
+    if not tokens:
+        return
     own = ruleset.config.get("position-tokens", {})
     piece_slots = [s for s in ruleset.templates["piece"].slots if s not in BASE_PIECE_SLOTS]
-    for tok in pos.extra:
+    for tok in tokens:
         key, sep, val = tok.partition(":")
         if not sep or not val:
             raise FenError("extended", f"{tok!r} is not a key:value token")
@@ -90,8 +101,6 @@ def parse_position(text: str, ruleset) -> FenPosition:
         else:
             known = ", ".join(["moved", "half", "ep-pawn"] + piece_slots + sorted(own))
             raise FenError("extended", f"unknown key {key!r} in {tok!r} (known: {known})")
-    pos.extra = ()
-    return pos
 
 
 def _sq(name: str, tok: str) -> int:

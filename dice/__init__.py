@@ -36,7 +36,22 @@ board with no king at all, or more than three dice is refused. A position in
 which one side has no king is a finished game (its opponent captured it).
 Errors are :class:`DfenError` (a ``FenError``) with ``field`` naming the part at
 fault: ``field_count``, ``placement``, ``side``, ``castling``, ``en_passant``,
-``halfmove``, ``fullmove`` or ``dice``.
+``halfmove``, ``fullmove``, ``dice`` or ``extended``.
+
+Dice Chess over a preset.  Every function takes an optional ``ruleset``: a
+preset's rule set (``presets.load("piece-hp")``) played as Dice Chess
+(:func:`dice_rules`). (ours) The state such a rule set adds and FEN cannot carry
+follows the dice field as ``key:value`` tokens, as in an extended position
+(``hp:e2=1``, ``ep-pawn:e5=e6``, ``moved:d2``; see RULES.md, "Positions"), so that
+``apply_move`` and ``end_turn`` on text play the same game as a
+:class:`DiceGame` played move by move; plain Dice Chess writes none. Over a
+preset, a DFEN is read as the preset reads a FEN: pawns may stand on rank 1 or 8
+(backward steps, hit points), a board may have no king (suicide-chess), and a
+rule set that places en-passant pawns its own way (Berolina pawns, sprints from
+any rank) checks the targets itself. Capturing any royal piece ends the game
+(coregal: the queen too); when the board does not show it (the king still
+stands), the DFEN says so with ``winner:white`` or ``winner:black``. A target
+may be occupied under every preset (it lives for the opponent's whole turn).
 
 Micro-moves.  A micro-move moves one piece of the side to move whose type
 matches a die and spends that die (the first such die in roll order). A pawn

@@ -10,6 +10,10 @@ Output formats are a contract:
     houserules dice roll DFEN [--seed N]  the DFEN with three dice rolled
     houserules dice play [--seed N] [--white BOT] [--black BOT] [--human COLOR]
 
+Every command but ``play`` takes ``--preset ID`` (repeatable) and ``--config
+ID.KEY=VALUE``: Dice Chess played over those presets, the DFEN carrying their
+state in ``key:value`` tokens after the dice (``hp:e2=1``).
+
 DFEN is best given as one quoted argument; unquoted, its first seven words are
 taken as the DFEN. Errors go to stderr with a non-zero exit (the typed errors
 are ``ChessError`` s, which ``houserules`` reports).
@@ -39,23 +43,31 @@ def _dfen_only(args) -> str:
     return dfen
 
 
+def _rules(args):
+    """The presets' rule set, or None for Dice Chess over FIDE."""
+    if not (args.preset or args.config):
+        return None
+    from chess_rules.cli import _ruleset
+    return _ruleset(args)
+
+
 def cmd_moves(args) -> int:
     from . import legal_uci_moves
-    for u in legal_uci_moves(_dfen_only(args)):
+    for u in legal_uci_moves(_dfen_only(args), _rules(args)):
         print(u)
     return 0
 
 
 def cmd_tree(args) -> int:
     from . import legal_turn_tree
-    print(json.dumps(legal_turn_tree(_dfen_only(args)), separators=(",", ":")))
+    print(json.dumps(legal_turn_tree(_dfen_only(args), _rules(args)), separators=(",", ":")))
     return 0
 
 
 def cmd_playable(args) -> int:
     from . import playable_dice
     dfen, played = _split(args.dfen, "playable")
-    print(json.dumps(playable_dice(dfen, played)))
+    print(json.dumps(playable_dice(dfen, played, _rules(args))))
     return 0
 
 
@@ -64,20 +76,20 @@ def cmd_apply(args) -> int:
     dfen, rest = _split(args.dfen, "apply")
     if len(rest) != 1:
         raise ChessError("dice apply takes a DFEN and one UCI micro-move")
-    print(apply_move(dfen, rest[0]))
+    print(apply_move(dfen, rest[0], _rules(args)))
     return 0
 
 
 def cmd_end(args) -> int:
     from . import end_turn
-    print(end_turn(_dfen_only(args)))
+    print(end_turn(_dfen_only(args), _rules(args)))
     return 0
 
 
 def cmd_roll(args) -> int:
     import random
     from . import roll
-    print(roll(_dfen_only(args), random.Random(args.seed)))
+    print(roll(_dfen_only(args), random.Random(args.seed), _rules(args)))
     return 0
 
 
@@ -101,6 +113,10 @@ def add_dice_commands(subparsers) -> None:
     def sub(name, fn, help_, dfen_help="the DFEN (quoted)"):
         p = dsub.add_parser(name, help=help_)
         p.add_argument("dfen", nargs="+", help=dfen_help)
+        p.add_argument("--preset", action="append", metavar="ID",
+                       help="play Dice Chess over a preset (repeatable)")
+        p.add_argument("--config", action="append", metavar="ID.KEY=VALUE",
+                       help="configure a preset, e.g. berolina-pawns.scope=white")
         p.set_defaults(func=fn)
         return p
 

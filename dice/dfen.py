@@ -8,6 +8,8 @@
 * Field 7 lists the dice left as piece letters (``P N B R Q K`` = faces 1..6), in
   any order and either case on input, ``-`` when none; at most three. A plain
   FEN (6 fields, or 4 without the clocks) reads as a position with no dice.
+* ``key:value`` tokens may follow: a preset's state (``hp:e2=1``...), read for
+  the rule set the position is played under (:func:`parse_dfen`).
 
 :func:`format_dfen` writes the canonical form: castling in ``KQkq`` order, the
 en-passant targets in square order (a1..h8), the dice upper-case in the order
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 
 from chess_rules.errors import FenError
 from chess_rules.fen import FenPosition, parse_fen
+from chess_rules.position import read_extended
 from chess_rules.squares import BLACK, KING, PAWN, PIECE_LETTER, SQUARE_NAMES, WHITE
 
 from .errors import DfenError
@@ -57,46 +60,79 @@ class DfenPosition(FenPosition):
         return format_dfen(self)
 
 
-def parse_dfen(text: str) -> DfenPosition:
+def parse_dfen(text: str, ruleset=None) -> DfenPosition:
     """Parse a DFEN (or a plain FEN, read as having no dice).
+
+    ``key:value`` tokens may follow, as in an extended position
+    (:mod:`chess_rules.position`): the state of a preset's rule set that FEN
+    cannot carry (``hp:e1=3``, ``ep-pawn:e5=e6``, ...), read for ``ruleset`` (Dice
+    Chess over FIDE when None). A rule set that infers the pawn behind an
+    en-passant target its own way (``config['ep-pawn-infer']``: Berolina pawns,
+    sprints) checks its targets when the position is loaded; otherwise each target
+    is on rank 3 or 6 with the pawn that made it beyond, unless ``ep-pawn:`` names it.
 
     Raises :class:`~dice.errors.DfenError` naming the field at fault.
     """
     if not isinstance(text, str):
         raise DfenError("field_count", f"expected DFEN text, got {type(text).__name__}")
     fields = text.split()
+    core = 0
+    while core < len(fields) and ":" not in fields[core]:
+        core += 1
+    tokens = fields[core:]
+    fields = fields[:core]
     if len(fields) == 5 or len(fields) > 7 or len(fields) < 4:
         raise DfenError("field_count",
                         f"{text!r} has {len(fields)} fields, expected 7 (FEN and dice), "
                         "or 6 / 4 for a FEN without dice", text)
     try:
         pos = parse_fen(" ".join(fields[:6]), strict_en_passant=False)
+        if tokens and ruleset is None:
+            from .engine import default_ruleset
+            ruleset = default_ruleset()
+        read_extended(pos, tokens, ruleset)
     except FenError as e:
         raise DfenError(e.field, e.reason, text) from None
     placement = pos.placement
+    # Dice Chess over FIDE reads a DFEN as the spec rules; over a preset, as the
+    # preset reads a FEN: pawns may stand on rank 1 or 8 and kings may be gone
+    fide = ruleset is None or not ruleset.presets
     for sq, (ptype, _) in placement.items():
-        if ptype == PAWN and sq // 8 in (0, 7):
+        if fide and ptype == PAWN and sq // 8 in (0, 7):
             raise DfenError("placement", f"a pawn stands on {SQUARE_NAMES[sq]} (rank 1 or 8)", text)
-    for ep in pos.ep_squares:
-        rank = ep // 8
-        if rank == 2:
-            maker, pawn_sq = WHITE, ep + 8
-        elif rank == 5:
-            maker, pawn_sq = BLACK, ep - 8
-        else:
-            raise DfenError("en_passant", f"{SQUARE_NAMES[ep]!r} is not on rank 3 or 6", text)
-        if placement.get(pawn_sq) != (PAWN, maker):
-            raise DfenError("en_passant",
-                            f"{SQUARE_NAMES[ep]!r} has no {maker} pawn on {SQUARE_NAMES[pawn_sq]} "
-                            "that could have made it", text)
+    if ruleset is None or "ep-pawn-infer" not in ruleset.config:
+        for ep in pos.ep_squares:
+            if ep not in pos.ep_pawns:
+                _check_target(ep, placement, text)
     dice_text = fields[6] if len(fields) == 7 else "-"
     dice = _parse_dice(dice_text, text)
     out = DfenPosition(placement=dict(placement), turn=pos.turn, castling=pos.castling,
                        ep_squares=tuple(sorted(pos.ep_squares)), halfmove=pos.halfmove,
                        fullmove=pos.fullmove, extra=(), dice=dice)
-    if out.kings(WHITE) == 0 and out.kings(BLACK) == 0:
+    for attr in EXTENDED:
+        setattr(out, attr, getattr(pos, attr))
+    if fide and out.kings(WHITE) == 0 and out.kings(BLACK) == 0:
         raise DfenError("placement", "neither side has a king", text)
     return out
+
+
+#: What the ``key:value`` tokens fill in (see :func:`chess_rules.position.read_extended`).
+EXTENDED = ("moved", "attrs", "half", "ep_pawns", "tokens")
+
+
+def _check_target(ep: int, placement: dict, text: str) -> None:
+    """FIDE: a target on rank 3 (made by White) or 6 (Black), its pawn beyond it."""
+    rank = ep // 8
+    if rank == 2:
+        maker, pawn_sq = WHITE, ep + 8
+    elif rank == 5:
+        maker, pawn_sq = BLACK, ep - 8
+    else:
+        raise DfenError("en_passant", f"{SQUARE_NAMES[ep]!r} is not on rank 3 or 6", text)
+    if placement.get(pawn_sq) != (PAWN, maker):
+        raise DfenError("en_passant",
+                        f"{SQUARE_NAMES[ep]!r} has no {maker} pawn on {SQUARE_NAMES[pawn_sq]} "
+                        "that could have made it", text)
 
 
 def _parse_dice(text: str, whole: str) -> tuple[str, ...]:

@@ -16,6 +16,7 @@ from chess_rules.errors import MoveParseError
 from chess_rules.game import Explanation, Game, _unjournaled
 from chess_rules.moves import Move
 from chess_rules.notation import parse_uci
+from chess_rules.position import extended_suffix
 from chess_rules.ruleset import RuleSet
 from chess_rules.squares import BLACK, PIECE_LETTER, SQUARE_NAMES, WHITE, opposite
 
@@ -56,7 +57,7 @@ class DiceGame(Game):
         if dfen is None:
             from .dfen import START_DFEN
             dfen = START_DFEN
-        pos = dfen if isinstance(dfen, DfenPosition) else parse_dfen(dfen)
+        pos = dfen if isinstance(dfen, DfenPosition) else parse_dfen(dfen, ruleset)
         super().__init__(ruleset=ruleset, position=pos)
         self._history = []
 
@@ -67,7 +68,7 @@ class DiceGame(Game):
         compiling the rule set again (what :func:`dice.turn_tree` does between
         trees). A bad DFEN raises before anything changes. Refused while a move
         is on the stack (the game would lose its history)."""
-        pos = dfen if isinstance(dfen, DfenPosition) else parse_dfen(dfen)
+        pos = dfen if isinstance(dfen, DfenPosition) else parse_dfen(dfen, self.ruleset)
         s = self.session
         if self._stack or s._marks:
             raise DiceError("reload() needs a game with no move to take back")
@@ -82,7 +83,7 @@ class DiceGame(Game):
     # ------------------------------------------------------------ parsing / output
 
     def parse_position(self, text: str) -> DfenPosition:
-        return parse_dfen(text)
+        return parse_dfen(text, self.ruleset)
 
     def dice_facts(self) -> list:
         return sorted(self.session.by_template.get("die", {}).values(),
@@ -96,11 +97,14 @@ class DiceGame(Game):
         return "".join(PIECE_LETTER[t] for t in self.dice()) or "-"
 
     def dfen(self) -> str:
+        """The position as DFEN, followed by the ``key:value`` tokens of a preset's
+        state that FEN cannot carry (none under plain Dice Chess)."""
         g = self._game_fact().values
-        eps = "".join(SQUARE_NAMES[e] for e in self.ep_squares()) or "-"
+        eps = self.ep_squares()
+        ep = "".join(SQUARE_NAMES[e] for e in eps) or "-"
         return (f"{self.board_fen()} {'w' if g['turn'] == WHITE else 'b'} "
-                f"{self.castling_rights()} {eps} {g['halfmove']} {g['fullmove']} "
-                f"{self.dice_letters()}")
+                f"{self.castling_rights()} {ep} {g['halfmove']} {g['fullmove']} "
+                f"{self.dice_letters()}{extended_suffix(self, eps)}")
 
     fen = dfen  # a DiceGame's position is its DFEN
 

@@ -39,7 +39,7 @@ from collections import Counter
 
 from rete import Assert, Call, Not, P, RetractFact, Rule, Template, Test, V
 
-from chess_rules.errors import ChessError
+from chess_rules.errors import ChessError, FenError
 from chess_rules.fide import fide_rules
 from chess_rules.ruleset import RuleSet
 from chess_rules.squares import SQUARE_NAMES, opposite
@@ -150,11 +150,34 @@ def setup_dice(game, pos) -> None:
     for i, letter in enumerate(getattr(pos, "dice", ()) or ()):
         t = LETTER_TYPE[letter]
         s.assert_fact("die", type=t, face=TYPE_FACE[t], index=i)
+    winner = (getattr(pos, "tokens", None) or {}).get("winner")
+    if winner is not None:
+        s.assert_fact("result", winner=winner, reason="king captured")
+        return
     royal = game.ruleset.royal_types
     for color in ("white", "black"):
         types = royal.get(color, ())
         if types and not any(t in types and c == color for t, c in pos.placement.values()):
             s.assert_fact("result", winner=opposite(color), reason="king captured")
+
+
+def read_winner(value: str, pos) -> str:
+    """``winner:C``: the game is over, ``C`` took a royal piece (written when the
+    board does not show it: under coregal the king is still there without its queen)."""
+    if value not in ("white", "black"):
+        raise FenError("extended", f"winner:{value} names no side (white or black)")
+    return value
+
+
+def write_winner(game) -> str | None:
+    res = game.session.facts_of("result")
+    if not res:
+        return None
+    winner = res[0].values["winner"]
+    royal = game.ruleset.royal_types.get(opposite(winner), ())
+    st = game.state
+    shown = not any(st.types[s] in royal and st.colors[s] == opposite(winner) for s in range(64))
+    return None if shown else winner
 
 
 def end_turn_toggle(ctx, game):
@@ -292,4 +315,8 @@ def dice_rules(base: RuleSet | None = None, gate: bool = True) -> RuleSet:
     rs.setup_hooks.append(setup_dice)
     rs.config["dice"] = True
     rs.config["strict-ep"] = False
+    # a target lives for the opponent's whole turn: a piece may stop on it meanwhile
+    rs.config["ep-target-may-be-occupied"] = True
+    rs.config["position-tokens"] = {**rs.config.get("position-tokens", {}),
+                                    "winner": (read_winner, write_winner)}
     return rs

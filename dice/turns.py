@@ -333,10 +333,11 @@ def roll(dfen: str, rng: random.Random | int | None = None, ruleset=None) -> str
     return game.dfen()
 
 
-def with_dice(dfen: str, faces) -> str:
+def with_dice(dfen: str, faces, ruleset=None) -> str:
     """The position with its dice field set to ``faces`` (ints 1..6 or piece
-    letters, at most three): a fixed roll, for tests and scenario files."""
-    pos = parse_dfen(dfen)
+    letters, at most three): a fixed roll, for tests and scenario files. A
+    preset's ``key:value`` tokens are kept."""
+    pos = parse_dfen(dfen, ruleset)
     letters = []
     for f in faces:
         if isinstance(f, bool) or not isinstance(f, (int, str)):
@@ -349,7 +350,8 @@ def with_dice(dfen: str, faces) -> str:
             letters.append(f)
     text = "".join(letters) or "-"
     pos.dice = parse_dfen(f"{format_dfen(pos, ())[:-2]} {text}").dice
-    return format_dfen(pos)
+    tokens = [f for f in dfen.split() if ":" in f]
+    return " ".join([format_dfen(pos)] + tokens)
 
 
 def playable_dice(dfen_at_roll: str, played=(), ruleset=None) -> list[int] | None:

@@ -65,7 +65,7 @@ def fix_ep_targets(game, pos) -> None:
         if not 0 <= pawn < 64 or st.types[pawn] != "pawn" or st.colors[pawn] != maker:
             raise FenError("en_passant", f"{SQUARE_NAMES[sq]!r} has no {maker} pawn beyond it "
                                          "that could have made it")
-        if st.colors[sq] is not None:
+        if st.colors[sq] is not None and not game.ruleset.config.get("ep-target-may-be-occupied"):
             raise FenError("en_passant", f"{SQUARE_NAMES[sq]!r} is occupied")
         if e.values["pawn"] != pawn or e.values["by"] != maker:
             s.modify(e, pawn=pawn, by=maker)

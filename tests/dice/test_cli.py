@@ -101,3 +101,22 @@ def test_console_script_subprocess():
                            timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["b1a3", "b1c3", "g1f3", "g1h3"]
+
+
+def test_dice_over_a_preset(capsys):
+    from dice.rules import dice_rules
+    from presets import load
+    d = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 PP"
+    code, out, _ = run(capsys, "dice", "moves", d, "--preset", "berolina-pawns")
+    assert code == 0 and out.splitlines() == ["e2c4", "e2d3", "e2f3", "e2g4"]
+    assert out.splitlines() == legal_uci_moves(d, dice_rules(load("berolina-pawns")))
+    code, out, _ = run(capsys, "dice", "apply", d, "e2c4", "--preset", "berolina-pawns")
+    assert code == 0 and out.strip() == "4k3/8/8/8/2P5/8/8/4K3 w - d3 0 1 P"
+    code, out, _ = run(capsys, "dice", "tree", d, "--preset", "berolina-pawns",
+                       "--config", "berolina-pawns.scope=black")
+    assert code == 0 and set(json.loads(out)) == {"e2e3", "e2e4"}   # White's pawns are FIDE's
+    hp = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 PK hp:e2=1"
+    code, out, _ = run(capsys, "dice", "apply", hp, "e2e3", "--preset", "piece-hp")
+    assert code == 0 and out.strip() == "4k3/8/8/8/8/4P3/8/4K3 w - - 0 1 K hp:e3=1"
+    code, out, err = run(capsys, "dice", "apply", hp, "e2e3")       # no hp without the preset
+    assert code == 2 and out == "" and "hp" in err and "extended" in err
