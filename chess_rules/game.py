@@ -279,13 +279,7 @@ class Game:
         color = self.turn
         try:
             f = s.assert_fact("move", m.event(color))
-            extra = self.ruleset.config.get("extra-push-stages")
-            if extra:  # modifier dispatch: its own run, after turn-end and before result
-                s.run(stages=PUSH_STAGES[:-1])
-                s.run(stages=extra)
-                s.run(stages=PUSH_STAGES[-1:])
-            else:
-                s.run(stages=PUSH_STAGES)
+            self._run_move_stages()
             if f.alive:
                 # the event fact came after the checkpoint, so rollback need not see
                 # it go: keeping its retraction out of the journal spares pop()
@@ -300,6 +294,19 @@ class Game:
         self._legal_cache = None
         self._push_key()
         del st
+
+    def _run_move_stages(self) -> None:
+        """Run apply .. result on the ``move`` event in working memory; the
+        modifiers' dispatch stages, when attached, are a run of their own after
+        turn-end and before result."""
+        s = self.session
+        extra = self.ruleset.config.get("extra-push-stages")
+        if extra:
+            s.run(stages=PUSH_STAGES[:-1])
+            s.run(stages=extra)
+            s.run(stages=PUSH_STAGES[-1:])
+        else:
+            s.run(stages=PUSH_STAGES)
 
     def push_san(self, san: str) -> Move:
         return self.push(self.parse_san(san))

@@ -52,6 +52,12 @@ any rank) checks the targets itself. Capturing any royal piece ends the game
 (coregal: the queen too); when the board does not show it (the king still
 stands), the DFEN says so with ``winner:white`` or ``winner:black``. A target
 may be occupied under every preset (it lives for the opponent's whole turn).
+Custom modifiers (:func:`presets.modifiers.attach`) dispatch after every
+micro-move as after a chess move (auras, damage, capture, promotion, move and
+square hooks, check hooks, conditionals); their ``on-turn-end`` and
+``on-turn-start`` hooks do not fire in Dice Chess: the turn changes hands at
+``end_turn``, which is not a move, and the colour never changes between
+micro-moves (ours).
 
 Micro-moves.  A micro-move moves one piece of the side to move whose type
 matches a die and spends that die (the first such die in roll order). A pawn

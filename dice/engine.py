@@ -125,7 +125,7 @@ class DiceGame(Game):
         color = self.turn
         try:
             f = s.assert_fact("move", m.event(color))
-            s.run(stages=("apply", "post-move", "turn-end", "result"))
+            self._run_move_stages()
             if f.alive:
                 # as in Game._play: the event came after the checkpoint, so its
                 # retraction need not be journaled (pop would put it back only to

@@ -9,7 +9,9 @@ to the DFEN the game reaches; ``end_turn`` on text agrees with the game's.
 """
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -122,3 +124,80 @@ def test_winner_token_when_the_board_does_not_show_it():
     with pytest.raises(DfenError) as e:
         DiceGame("3Rk3/8/8/8/8/8/8/4K3 w - - 0 1 - winner:grey", rs)
     assert e.value.field == "extended"
+
+
+# ---------------------------------------------------------------- custom modifiers
+
+GALLERY = sorted((Path(__file__).parents[2] / "presets" / "modifiers" / "gallery").glob("*.json"))
+TURN_HOOKS = ("on-turn-end", "on-turn-start")
+
+
+def _modifier_rules(path):
+    from presets.modifiers import attach
+    desc = json.loads(path.read_text())
+    rs = attach(load(*desc.get("requires", [])), desc)
+    return desc, rs, dice_rules(rs)
+
+
+def _kinds(desc) -> set:
+    out = set()
+
+    def walk(prims):
+        for p in prims:
+            out.add(p["kind"])
+            walk(p.get("params", {}).get("primitives", []))
+    walk(desc["primitives"])
+    return out
+
+
+MOVE_HOOKED = [p for p in GALLERY if not _kinds(json.loads(p.read_text())) & set(TURN_HOOKS)]
+TURN_HOOKED = [p for p in GALLERY if p not in MOVE_HOOKED]
+
+
+@pytest.mark.parametrize("path", MOVE_HOOKED, ids=[p.stem for p in MOVE_HOOKED])
+def test_modifiers_fire_after_every_micro_move(path):
+    # a micro-move runs the modifiers' dispatch as a chess move does: the same
+    # move from the same position leaves the same board and piece state (the
+    # turn hooks aside: a Dice turn ends with end_turn, not with a move)
+    from chess_rules.game import Game
+    from chess_rules.squares import PIECE_LETTER
+    from dice.rules import move_dice
+    desc, rs, drs = _modifier_rules(path)
+    rng = random.Random(5)
+    compared = 0
+    for _ in range(6):
+        g = Game(None, ruleset=rs)
+        for _ in range(10):
+            ms = g.legal_moves()
+            if not ms or g.outcome() is not None:
+                break
+            m = rng.choice(ms)
+            fields = g.fen(en_passant="all").split()
+            dice = "".join(PIECE_LETTER[t] for t in move_dice(g.state.types[m.frm], m.kind))
+            d = DiceGame(" ".join(fields[:6] + [dice] + fields[6:]), drs)
+            g._play(m)
+            if m.uci() not in d.legal_uci():     # check: no such filter in Dice Chess
+                continue
+            d.push(m.uci())
+            a, b = g.fen(en_passant="all").split(), d.dfen().split()
+            assert (a[0], a[6:]) == (b[0], b[7:]), (path.stem, a, b)
+            compared += 1
+    assert compared > 20
+
+
+def test_turn_hooks_do_not_fire_in_dice_chess():
+    # (ours) a Dice turn changes hands at end_turn, which is not a move: decay's
+    # "lose 1 hp at every turn end" never fires, neither after a micro-move nor
+    # at the end of the turn
+    assert {p.stem for p in TURN_HOOKED} >= {"decay", "panic-level", "rearm"}
+    _, rs, drs = _modifier_rules(GALLERY[[p.stem for p in GALLERY].index("decay")])
+    g = DiceGame("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 P", drs)
+    before = {f.values["square"]: f.values["hp"] for f in g.pieces()}
+    g.push("e2e4")
+    g.run_end_turn()
+    after = {f.values["square"]: f.values["hp"] for f in g.pieces()}
+    assert after == {(28 if s == 12 else s): hp for s, hp in before.items()}
+    from chess_rules.game import Game            # in chess the same move decays
+    c = Game("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", ruleset=rs)
+    c.push("e2e4")
+    assert c.pieces()[0].values["hp"] != after[c.pieces()[0].values["square"]]
