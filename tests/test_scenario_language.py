@@ -338,9 +338,16 @@ def test_dice_expectations_fail(bad, fragments):
         assert frag in report, f"{frag!r} not in\n{report}"
 
 
-def test_dice_scenario_refuses_presets_and_bad_dfen():
-    e = error(scen(f"presets piece-hp\ndfen {KINGS_DFEN}\nexpect count 5"))
-    assert (e.line, e.column) == (2, 11) and "cannot be combined with 'dfen'" in e.message
+def test_dice_scenario_over_presets_and_bad_dfen():
+    # Dice Chess over a preset: its state rides in the DFEN's tokens
+    run(scen(f"presets piece-hp\ndfen {KINGS_DFEN}\nexpect count 5\nmove e1e2\n"
+             "expect fen 4k3/8/8/8/8/8/4K3/8 w - - 1 1 -"))
+    run(scen("presets piece-hp\ndfen 4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 P hp:e2=2\nmove e2e3\n"
+             "expect fen 4k3/8/8/8/8/4P3/8/4K3 w - - 0 1 - hp:e3=2"))
+    e = error(scen(f"presets no-such-preset\ndfen {KINGS_DFEN}\nexpect count 5"))
+    assert (e.line, e.column) == (2, 11) and "no-such-preset" in e.message
+    e = error(scen("dfen 4k3/8/8/8/8/8/8/4K3 w - - 0 1 K hp:e1=2\nexpect count 5"))
+    assert "hp" in e.message                      # no hp without piece-hp
     e = error(scen("dfen 4k3/8/8/8/8/8/8/4K3 w - - 0 1 KKKK\nexpect count 5"))
     assert (e.line, e.column) == (2, 8) and "DfenError" in e.message
     run(scen("dfen 4k3/8/8/8/8/8/8/4K3 w - - 0 1 KKKK\nexpect refused DfenError"))

@@ -588,19 +588,27 @@ class DiceRunner(_Runner):
     def __init__(self, sc: Scenario):
         super().__init__(sc)
         s = sc.setup
-        if s.presets or s.config or s.rules or s.modifiers:
-            first = (s.presets or s.rules or [m[0] for m in s.modifiers] or [None])[0]
-            raise _err("presets, config, rules and modifiers cannot be combined with 'dfen' "
-                       "(the dice API plays standard Dice Chess)", first or s.config_loc or s.dfen)
         try:
             self.api = _dice_api()
         except ImportError as e:
             raise _err(f"dice scenarios need the dice API: {e}", s.dfen) from None
-        from dice.dfen import parse_dfen, format_dfen
-        self.dfen = format_dfen(parse_dfen(s.dfen.text))   # DfenError -> setup refused
+        # Dice Chess over FIDE, or over the presets, rule files and modifiers given
+        self.rules = None
+        if s.presets or s.config or s.rules or s.modifiers:
+            from dice.rules import dice_rules
+            self.rules = dice_rules(build_ruleset(sc))
+        self.dfen = self._canonical(s.dfen.text)       # DfenError -> setup refused
         self.at_roll = self.dfen if self._faces() else None
         self.history: list[tuple[str, str | None, list[str]]] = []
         self._game_cache: tuple[str, object] | None = None
+
+    def _canonical(self, text: str) -> str:
+        """The DFEN as the dice API writes it (a preset's tokens included)."""
+        if self.rules is None:
+            from dice.dfen import parse_dfen, format_dfen
+            return format_dfen(parse_dfen(text))
+        from dice.engine import DiceGame
+        return DiceGame(text, self.rules).dfen()
 
     def _faces(self, dfen: str | None = None) -> list[int]:
         letters = _dfen_fields(dfen or self.dfen)[6]
@@ -610,17 +618,17 @@ class DiceRunner(_Runner):
         return self.dfen
 
     def legal(self) -> list[str]:
-        return list(self.api["legal_uci_moves"](self.dfen))
+        return list(self.api["legal_uci_moves"](self.dfen, self.rules))
 
     def board(self):
         if self._game_cache is None or self._game_cache[0] != self.dfen:
             from dice.engine import DiceGame
-            self._game_cache = (self.dfen, DiceGame(self.dfen))
+            self._game_cache = (self.dfen, DiceGame(self.dfen, self.rules))
         return self._game_cache[1]
 
     def _try(self, uci: str):
         try:
-            self.api["apply_move"](self.dfen, uci)
+            self.api["apply_move"](self.dfen, uci, self.rules)
         except (IllegalMoveError, MoveParseError) as ex:
             return ex
         return None
@@ -647,7 +655,7 @@ class DiceRunner(_Runner):
                 raise _err(f"dice scenarios take moves in UCI, not {a.text!r}", a)
             u = a.text[:4] + a.text[4:].lower()
             try:
-                new = self.api["apply_move"](self.dfen, u)
+                new = self.api["apply_move"](self.dfen, u, self.rules)
             except (IllegalMoveError, MoveParseError) as ex:
                 raise ScenarioFailure(a.loc, f"move {a.text}", f"{a.text} can be played",
                                       f"refused: {ex}", None, self.context()) from None
@@ -658,7 +666,7 @@ class DiceRunner(_Runner):
 
     def step_end_turn(self, st: Step) -> None:
         try:
-            new = self.api["end_turn"](self.dfen)
+            new = self.api["end_turn"](self.dfen, self.rules)
         except ChessError as ex:
             raise ScenarioFailure(st.loc, "end turn", "the turn can end", f"refused: {ex}",
                                   None, self.context()) from None
@@ -689,14 +697,8 @@ class DiceRunner(_Runner):
         self.log.append("roll " + " ".join(a.text for a in st.args))
 
     def _with_dice(self, faces: list[int]) -> str:
-        import dice
-        with_dice = getattr(dice, "with_dice", None)
-        if with_dice is not None:
-            return with_dice(self.dfen, faces)
-        from dice.dfen import parse_dfen, format_dfen
-        fields = _dfen_fields(self.dfen)
-        fields[6] = "".join(FACE_LETTER[f] for f in faces)
-        return format_dfen(parse_dfen(" ".join(fields)))
+        from dice import with_dice
+        return with_dice(self.dfen, faces, self.rules)
 
     def step_undo(self, st: Step) -> None:
         if not self.history:
@@ -707,9 +709,8 @@ class DiceRunner(_Runner):
 
     # expectations --------------------------------------------------------------
     def expect_fen(self, e: Expectation) -> None:
-        from dice.dfen import parse_dfen, format_dfen
         try:
-            want = format_dfen(parse_dfen(e.text))
+            want = self._canonical(e.text)
         except ChessError as ex:
             raise _err(f"bad DFEN in 'expect fen': {ex}", e) from None
         if want != self.dfen:
@@ -724,7 +725,7 @@ class DiceRunner(_Runner):
 
     def expect_tree(self, e: Expectation) -> None:
         want = json.loads(e.text)
-        got = self.api["legal_turn_tree"](self.dfen)
+        got = self.api["legal_turn_tree"](self.dfen, self.rules)
         if want != got:
             self.fail(e, json.dumps(want, sort_keys=True), json.dumps(got, sort_keys=True))
 
@@ -732,7 +733,7 @@ class DiceRunner(_Runner):
         want = None if e.text == "null" else sorted(int(a.text) for a in e.args)
         if self.at_roll is None:
             raise _err("'expect playable' needs dice: give them in the dfen or 'roll' first", e)
-        got = self.api["playable_dice"](self.at_roll, list(self.played))
+        got = self.api["playable_dice"](self.at_roll, list(self.played), self.rules)
         if got is not None:
             got = sorted(got)
         if want != got:
