@@ -127,6 +127,9 @@ def move_to_san(move: MoveInfo, legal: Iterable,
     disambiguation), so a caller may pass just those. The result follows
     python-chess exactly: ``O-O``/``O-O-O`` for castling, file-letter pawn captures,
     ``=Q`` promotions, file, then rank, then square disambiguation, ``+``/``#``.
+    Pawns that move as FIDE's never need more; under presets a pawn leaving its
+    file without capturing is written with its file (``ab3``) and two pawns of one
+    file reaching one square with the origin square (``d6d5``).
     """
     if _castles(move):
         san = "O-O" if (move.to_sq & 7) > (move.from_sq & 7) else "O-O-O"
@@ -134,7 +137,20 @@ def move_to_san(move: MoveInfo, legal: Iterable,
         ptype = move.piece_type
         frm, to = move.from_sq, move.to_sq
         if ptype == PAWN:
-            san = FILE_NAMES[frm & 7] + "x" if move.is_capture else ""
+            # a capture names its file; so does a pawn that leaves its file without
+            # capturing (Berolina pawns, slanting pawns), since a bare "b3" means a
+            # pawn of the b-file. A rival pawn of the same file reaching the same
+            # square (a backward step under pawns-move-backward) adds the rank.
+            rivals = any(e.to_sq == to and e.from_sq != frm and e.piece_type == PAWN
+                         and e.promotion == move.promotion and e.from_sq & 7 == frm & 7
+                         for e in _entries(legal, piece_type_at))
+            san = ""
+            if move.is_capture or frm & 7 != to & 7 or rivals:
+                san = FILE_NAMES[frm & 7]
+            if rivals:
+                san += RANK_NAMES[frm >> 3]
+            if move.is_capture:
+                san += "x"
         else:
             san = PIECE_LETTER[ptype]
             others = set()

@@ -31,6 +31,10 @@ section repeats the rulings it follows in its own words.
   both colours; "clockwise from N" is N, NE, E, SE, S, SW, W, NW as White sees it.
 - Moves are UCI: `e2e4`, `e7e8q`, castling as the king's move (`e1g1`). A move
   reaching one square by several paths is one move.
+- SAN (human-facing) is python-chess's for FIDE moves. (ours) Under presets a
+  pawn that leaves its file without capturing names its file (`ab3`: Berolina
+  and slanting pawns), and two pawns of one file that reach one square name
+  their square (`d6d5` beside `d4d5`, backward steps); SAN reads back as the move.
 - A turn runs through agenda stages: `generate` (candidate moves) -> `filter`
   (refusals, e.g. self-check) -> `apply` (the board changes) -> `post-move`
   (clocks, rights, en-passant targets, check) -> `turn-end` -> `result`
