@@ -19,6 +19,14 @@ A preset that adds a piece slot may give per-type defaults in
 ``RuleSet.config['slot-defaults'][slot] = fn(type, colour)``; a piece whose
 value equals its default is not written.
 
+A result that an event decided (capture-to-win's first capture,
+first-promotion-wins' promotion, explosive-rook's blast) is recorded with the
+move, not derived from the position, and is not written: the FEN of such a
+finished game reads back as a position still to play (a FEN is a position, as in
+python-chess, not a game; ``Game`` keeps the result, and ``pop`` takes it back).
+Dice Chess, whose turns run across several positions, writes ``winner:`` where
+the board does not show the royal capture (see Dice Chess).
+
 A rule set may carry state of its own in a token of its own:
 ``RuleSet.config['position-tokens'][key] = (read, write)``, where
 ``read(value, pos)`` parses the text after ``key:`` (raising
