@@ -60,6 +60,10 @@ class DiceGame(Game):
         pos = dfen if isinstance(dfen, DfenPosition) else parse_dfen(dfen, ruleset)
         super().__init__(ruleset=ruleset, position=pos)
         self._history = []
+        base = default_ruleset()
+        self._full_key = ruleset is not base and (
+            bool(ruleset.presets) or set(ruleset.templates) != set(base.templates)
+            or ruleset.templates["piece"].slots != base.templates["piece"].slots)
 
     def reload(self, dfen: str | DfenPosition) -> None:
         """Set up another position on this game's session, keeping its network.
@@ -179,7 +183,14 @@ class DiceGame(Game):
         return Explanation(ex.move, False, "dice.die-filter", reason)
 
     def key(self) -> tuple:
-        """What decides the rest of the turn: board, rights, targets, dice, result."""
+        """What decides the rest of the turn: board, rights, targets, dice, result.
+
+        Under a rule set that keeps more state (a preset's piece attributes, a
+        modifier's hooks, templates of its own), every fact counts, the clocks
+        and fact identities aside: two orders of the same micro-moves are one
+        position only if nothing a rule could read differs."""
+        if self._full_key:
+            return self._every_fact_key()
         bt = self.session.by_template
         st = self.state
         get = bt.get
@@ -189,6 +200,16 @@ class DiceGame(Game):
                 frozenset([(f.values["square"], f.values["by"]) for f in get("ep", _NONE).values()]),
                 tuple(sorted([f.values["type"] for f in get("die", _NONE).values()])),
                 bool(get("result")))
+
+    def _every_fact_key(self) -> tuple:
+        out = []
+        for f in self.session.facts.values():
+            v = f.values
+            if f.template == "game":
+                v = {k: x for k, x in v.items() if k not in ("halfmove", "fullmove")}
+            out.append(repr((f.template, sorted(v.items()))))
+        out.sort()
+        return tuple(out)
 
     # ------------------------------------------------------------ turn phases
 

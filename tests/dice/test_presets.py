@@ -201,3 +201,50 @@ def test_turn_hooks_do_not_fire_in_dice_chess():
     c = Game("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", ruleset=rs)
     c.push("e2e4")
     assert c.pieces()[0].values["hp"] != after[c.pieces()[0].values["square"]]
+
+
+class _NoTranspositions:
+    """The tree builder's view of a game with every position new (no memo hits)."""
+
+    def __init__(self, game):
+        from dice.turns import EngineBackend
+        self.b = EngineBackend(game)
+
+    def __getattr__(self, name):
+        return getattr(self.b, name)
+
+    def key(self):
+        return object()
+
+
+@pytest.mark.parametrize("pid", ["piece-hp", "knight-immunity", "queen-splits", "coregal"])
+def test_transpositions_change_no_tree_over_presets(pid):
+    # positions reached by two orders are explored once only when every fact a
+    # rule could read agrees (a preset's attributes included)
+    from dice.turns import _plain, build_tree
+    meta, rs = _rules(pid)
+    assert DiceGame(_start(meta), rs)._full_key
+    rng = random.Random(4)
+    g = DiceGame(_start(meta), rs)
+    for _ in range(5):
+        g.roll(rng)
+        d = g.dfen()
+        memo = _plain(build_tree(_NoTranspositions(DiceGame(d, rs)).b)[0])
+        plain = _plain(build_tree(_NoTranspositions(DiceGame(d, rs)))[0])
+        assert memo == plain, d
+        t = memo
+        while t:
+            u = rng.choice(sorted(t))
+            g.push(u)
+            t = t[u]
+        if g.is_game_over():
+            break
+        g.run_end_turn()
+
+
+def test_every_fact_key_tells_attributes_apart():
+    _, rs = _rules("piece-hp")
+    a = DiceGame("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 P hp:e2=2", rs)
+    b = DiceGame("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 P hp:e2=1", rs)
+    c = DiceGame("4k3/8/8/8/8/8/4P3/4K3 w - - 7 9 P hp:e2=1", rs)
+    assert a.key() != b.key() and b.key() == c.key()      # the clocks aside
