@@ -42,7 +42,8 @@ Dice Chess over a preset.  Every function takes an optional ``ruleset``: a
 preset's rule set (``presets.load("piece-hp")``) played as Dice Chess
 (:func:`dice_rules`). (ours) The state such a rule set adds and FEN cannot carry
 follows the dice field as ``key:value`` tokens, as in an extended position
-(``hp:e2=1``, ``ep-pawn:e5=e6``, ``moved:d2``; see RULES.md, "Positions"), so that
+(``hp:e2=1``, ``ep-pawn:e5=e6``, ``moved:d2``; see "Positions: FEN and the extended
+form" in RULES.md), so that
 ``apply_move`` and ``end_turn`` on text play the same game as a
 :class:`DiceGame` played move by move; plain Dice Chess writes none. Over a
 preset, a DFEN is read as the preset reads a FEN: pawns may stand on rank 1 or 8
