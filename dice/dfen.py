@@ -75,12 +75,7 @@ def parse_dfen(text: str, ruleset=None) -> DfenPosition:
     """
     if not isinstance(text, str):
         raise DfenError("field_count", f"expected DFEN text, got {type(text).__name__}")
-    fields = text.split()
-    core = 0
-    while core < len(fields) and ":" not in fields[core]:
-        core += 1
-    tokens = fields[core:]
-    fields = fields[:core]
+    fields, tokens = split_tokens(text)
     if len(fields) == 5 or len(fields) > 7 or len(fields) < 4:
         raise DfenError("field_count",
                         f"{text!r} has {len(fields)} fields, expected 7 (FEN and dice), "
@@ -114,6 +109,15 @@ def parse_dfen(text: str, ruleset=None) -> DfenPosition:
     if fide and out.kings(WHITE) == 0 and out.kings(BLACK) == 0:
         raise DfenError("placement", "neither side has a king", text)
     return out
+
+
+def split_tokens(text: str) -> tuple[list[str], list[str]]:
+    """The DFEN's fields, and the ``key:value`` tokens that follow them."""
+    fields = text.split()
+    core = 0
+    while core < len(fields) and ":" not in fields[core]:
+        core += 1
+    return fields[:core], fields[core:]
 
 
 #: What the ``key:value`` tokens fill in (see :func:`chess_rules.position.read_extended`).

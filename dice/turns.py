@@ -27,7 +27,7 @@ from chess_rules.errors import MoveParseError
 from chess_rules.notation import parse_uci
 from chess_rules.squares import PIECE_LETTER
 
-from .dfen import FACE_TYPE, TYPE_FACE, format_dfen, parse_dfen
+from .dfen import FACE_TYPE, TYPE_FACE, format_dfen, parse_dfen, split_tokens
 from .engine import DiceGame
 from .errors import (DfenError, EndTurnError, GameOverError, MaxMicroMovesError, NoDieError,
                      NotLegalMoveError)
@@ -350,8 +350,7 @@ def with_dice(dfen: str, faces, ruleset=None) -> str:
             letters.append(f)
     text = "".join(letters) or "-"
     pos.dice = parse_dfen(f"{format_dfen(pos, ())[:-2]} {text}").dice
-    tokens = [f for f in dfen.split() if ":" in f]
-    return " ".join([format_dfen(pos)] + tokens)
+    return " ".join([format_dfen(pos)] + split_tokens(dfen)[1])
 
 
 def playable_dice(dfen_at_roll: str, played=(), ruleset=None) -> list[int] | None:

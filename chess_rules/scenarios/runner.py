@@ -556,21 +556,10 @@ class GameRunner(_Runner):
 # ------------------------------------------------------------------ dice
 
 def _dice_api():
-    """The dice functions, from ``dice`` (or ``dice.turns`` while it is not exported)."""
-    names = ("legal_uci_moves", "legal_turn_tree", "apply_move", "end_turn", "playable_dice")
+    """The DFEN functions of :mod:`dice` a dice scenario runs on."""
     import dice
-    api = {n: getattr(dice, n, None) for n in names}
-    if any(v is None for v in api.values()):
-        try:
-            import dice.turns as turns
-            for n in names:
-                api[n] = api[n] or getattr(turns, n, None)
-        except ImportError:
-            pass
-    missing = [n for n, v in api.items() if v is None]
-    if missing:
-        raise ImportError("the dice API lacks " + ", ".join(missing))
-    return api
+    return {n: getattr(dice, n) for n in
+            ("legal_uci_moves", "legal_turn_tree", "apply_move", "end_turn", "playable_dice")}
 
 
 def _dfen_fields(text: str) -> list[str]:
@@ -588,10 +577,7 @@ class DiceRunner(_Runner):
     def __init__(self, sc: Scenario):
         super().__init__(sc)
         s = sc.setup
-        try:
-            self.api = _dice_api()
-        except ImportError as e:
-            raise _err(f"dice scenarios need the dice API: {e}", s.dfen) from None
+        self.api = _dice_api()
         # Dice Chess over FIDE, or over the presets, rule files and modifiers given
         self.rules = None
         if s.presets or s.config or s.rules or s.modifiers:
