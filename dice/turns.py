@@ -12,6 +12,12 @@ it back through the session journal. Within one build, positions reached by
 different orders (transpositions) are explored once. A move that spends the
 last die, or takes a king, ends the turn, so it is not played.
 
+Under the Dice Chess rule set over FIDE, two micro-moves commute: when both
+orders of a pair are legal they reach the same position (see
+:data:`COMMUTATION`), so the second order of a pair is not played again. Under
+any other rule set (a preset, a custom rule set) every position is reached by
+playing and compared by its key.
+
 Every function takes and returns DFEN text and never changes its input. Each
 takes an optional ``ruleset``: a rule set to play Dice Chess over (FIDE by
 default; a preset's rule set, e.g. ``presets.load('wrap-board')``, is turned into
@@ -28,12 +34,13 @@ from chess_rules.notation import parse_uci
 from chess_rules.squares import PIECE_LETTER
 
 from .dfen import FACE_TYPE, TYPE_FACE, format_dfen, parse_dfen, split_tokens
-from .engine import DiceGame
+from .engine import DiceGame, default_ruleset
 from .errors import (DfenError, EndTurnError, GameOverError, MaxMicroMovesError, NoDieError,
                      NotLegalMoveError)
 
 __all__ = ["TurnTree", "turn_tree", "legal_turn_tree", "legal_uci_moves", "apply_move",
-           "end_turn", "roll", "with_dice", "playable_dice", "build_tree", "EngineBackend"]
+           "end_turn", "roll", "with_dice", "playable_dice", "build_tree", "EngineBackend",
+           "COMMUTATION"]
 
 
 # ---------------------------------------------------------------- the raw tree
@@ -55,11 +62,37 @@ _LEAF = _Node({}, 0, False)
 _KING_LEAF = _Node({}, 0, True)
 
 
+COMMUTATION = """Why the two orders of a pair of micro-moves reach one position
+under FIDE Dice Chess, when both are legal. Take micro-moves X and Y.
+If they touch no common square they change disjoint parts of the board, and
+the other state is order-free: each piece's has-moved flag is set by its own
+move, castling rights only ever go (by a king or rook move, or a capture on a
+rook's square), dice are spent by the type of the piece on the move's origin,
+an en-passant target is made by its double step and dropped when its pawn
+moves or is taken. If they share a square, one order is illegal: X landing
+where Y starts (Y would move X's piece, or in the other order an enemy's), X
+leaving where Y lands (Y would land on its own piece first), both landing on
+one square (the second would take its own piece); castling needs its king and
+rook unmoved and the squares between empty, en passant needs its target's pawn
+still there. The clocks differ, but a turn never reads them.
+
+Pairs only: UCI names squares, not pieces, so three moves can be two games
+(e1d1 h1e1 e1e2 moves the king to d1 and the rook to e2; e1e2 h1e1 e1d1 the
+other way round). With three dice, pairs are all the builder looks up: a third
+micro-move spends the last die and is never played."""
+
+
 class EngineBackend:
-    """The micro-move generator of a :class:`DiceGame`, as the tree builder sees it."""
+    """The micro-move generator of a :class:`DiceGame`, as the tree builder sees it.
+
+    ``commutes``: whether the builder may treat a set of micro-moves as one
+    position whatever their order (:data:`COMMUTATION`): only for the Dice Chess
+    rule set over FIDE, the one the argument was made for.
+    """
 
     def __init__(self, game: DiceGame):
         self.game = game
+        self.commutes = game.ruleset is default_ruleset()
 
     def moves(self):
         g = self.game
@@ -79,11 +112,15 @@ class EngineBackend:
         return self.game.key()
 
 
-def _explore(b, memo: dict) -> _Node:
-    k = b.key()
-    node = memo.get(k)
-    if node is not None:
-        return node
+def _explore(b, memo: dict, played: frozenset | None = None, by_set: dict | None = None) -> _Node:
+    """The turns from the backend's position. ``played``: the micro-moves played
+    since the root (None when moves do not commute, or past a pair);
+    ``by_set``: nodes by the pair of micro-moves that reached them."""
+    if played is None:
+        k = b.key()
+        node = memo.get(k)
+        if node is not None:
+            return node
     children = {}
     best = 0
     king = False
@@ -95,17 +132,25 @@ def _explore(b, memo: dict) -> _Node:
         elif left - cost <= 0:
             child = _LEAF          # no die left: the turn ends here
         else:
-            b.push(handle)
-            try:
-                child = _explore(b, memo)
-            finally:
-                b.pop()
+            # a pair of distinct moves (not more: see COMMUTATION)
+            after = played | {u} if played is not None and len(played) < 2 \
+                and u not in played else None
+            child = by_set.get(after) if after is not None else None
+            if child is None:
+                b.push(handle)
+                try:
+                    child = _explore(b, memo, after, by_set)
+                finally:
+                    b.pop()
+                if after is not None:
+                    by_set[after] = child
         children[u] = (spent, child)
         if cost + child.best > best:
             best = cost + child.best
         king = king or child.king
     node = _Node(children, best, king)
-    memo[k] = node
+    if played is None:
+        memo[k] = node
     return node
 
 
@@ -131,7 +176,8 @@ def build_tree(backend) -> tuple[dict, int]:
     Returns ``(tree, most)``: ``tree`` maps uci -> (dice spent, subtree), sorted;
     ``most`` is the greatest number of dice a turn spends.
     """
-    root = _explore(backend, {})
+    commutes = getattr(backend, "commutes", False)
+    root = _explore(backend, {}, frozenset() if commutes else None, {})
     return _prune(root, root.best, {}), root.best
 
 
