@@ -89,6 +89,13 @@ class Game:
         self._ep_pending = False
         self._legal_cache: list[Move] | None = None
         self._start_fen = None
+        # a rule set whose positions carry state beyond FEN's six fields (a
+        # preset's hit points, has-moved pawns, half-moves...) repeats a position
+        # only when that state repeats too
+        from .position import BASE_PIECE_SLOTS
+        self._extended_key = bool(
+            ruleset.presets or ruleset.config.get("position-tokens")
+            or any(sl not in BASE_PIECE_SLOTS for sl in ruleset.templates["piece"].slots))
         if position is None:
             position = self.parse_position(fen or STARTING_FEN)
         self._load(position)
@@ -390,7 +397,13 @@ class Game:
         rights = bt.get("castling")
         rights = frozenset([(f.values["color"], f.values["side"]) for f in rights.values()]) \
             if rights else frozenset()
-        return (tuple(st.types), tuple(st.colors), turn, rights, tuple(eps), g.get("half", 0))
+        key = (tuple(st.types), tuple(st.colors), turn, rights, tuple(eps), g.get("half", 0))
+        if self._extended_key:
+            # what the extended FEN writes (less en-passant pawns: the targets
+            # above already count only where a capture is possible)
+            from .position import extended_suffix
+            key += (extended_suffix(self, ()),)
+        return key
 
     # ------------------------------------------------------------ perft
 

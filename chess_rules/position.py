@@ -33,6 +33,12 @@ A rule set may carry state of its own in a token of its own:
 :class:`FenError`) into ``pos.tokens[key]``, which the rule set's setup hooks
 then load, and ``write(game)`` gives the text back (None: no token). Custom
 modifiers use it for ``mod:`` (the hooks and auras seeded on pieces).
+
+(ours) Repetition reads the same state: under a preset two positions are one for
+the threefold rule only when their extended FENs agree apart from the clocks
+(and ``ep-pawn``, the target standing for its capture). A rook back on its square
+with fewer hit points, or a pawn that stepped back to its home rank and so has
+lost its double step, makes a new position.
 """
 from __future__ import annotations
 
