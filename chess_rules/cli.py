@@ -16,6 +16,7 @@ sorted; ``perft`` prints the node count as its last line (with ``--divide``,
     houserules test PATH ...
     houserules play [--preset ID ...] [--layout ID]
     houserules dice ...
+    houserules --version
 
 Wherever a FEN is taken, ``--layout ID`` may stand instead of it.
 """
@@ -221,10 +222,19 @@ def cmd_play(args) -> int:
     return play(fen, _ruleset(args), human=args.human, seed=args.seed, max_moves=args.max_moves)
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("houserules")
+    except PackageNotFoundError:        # run from a source tree, not installed
+        return "(not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="houserules",
         description="Chess and its variants as production rules on a Rete-II engine.")
+    p.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 

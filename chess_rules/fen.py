@@ -241,7 +241,8 @@ def parse_fen(text: str, extra_fields_allowed: int = 0, *,
     n = len(fields)
     if not (n == 4 or 6 <= n <= 6 + max(0, extra_fields_allowed)):
         if extra_fields_allowed > 0:
-            expected = f"4, or 6 to {6 + extra_fields_allowed}"
+            expected = (f"6 (or 4 without the clocks), then at most "
+                        f"{extra_fields_allowed} key:value tokens")
         else:
             expected = "6 (or 4 without the clocks)"
         raise FenError("field_count", f"{text!r} has {n} fields, expected {expected}", text)

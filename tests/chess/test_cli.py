@@ -110,3 +110,17 @@ def test_usage_error_exits_nonzero():
     r = subprocess.run([sys.executable, "-m", "chess_rules.cli", "perft", START, "deep"],
                        capture_output=True, text=True, timeout=60)
     assert r.returncode != 0 and r.stdout == "" and "invalid int value" in r.stderr
+
+
+def test_version(capsys):
+    from importlib.metadata import version
+    with pytest.raises(SystemExit) as ei:
+        main(["--version"])
+    assert ei.value.code == 0
+    assert capsys.readouterr().out.strip() == f"houserules {version('houserules')}"
+
+
+def test_field_count_message_says_what_a_position_holds(capsys):
+    code, _, err = run(capsys, "moves", "bad fen")
+    assert code != 0
+    assert "2 fields, expected 6 (or 4 without the clocks), then at most 16 key:value" in err
