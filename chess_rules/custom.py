@@ -55,7 +55,7 @@ from pathlib import Path
 
 from rete import ReteError
 from rete.errors import DuplicateProductionError, UnknownProductionError
-from rete.language import RuleFile, parse_rules
+from rete.language import error_position, parse_rules
 from rete.model import Call, Pattern
 
 from . import geometry as geo
@@ -178,17 +178,17 @@ def _attacks_of(prod, topo):
     return lambda c, ty, sq, by: any(f(c, ty, sq, by) for f in fns)
 
 
-def _located(e: BaseException, rf: RuleFile, rule: str | None, fallback=(1, 1)):
-    line = rf.line_of(rule) if rule else None
-    line = line or fallback[0]
-    msg = f"{rf.source}:{line}:{fallback[1] if rule is None else 1}: {e}"
+def _located(e: BaseException, source: str, line: int, column: int) -> ReteError:
+    """The same error (a :class:`ReteError`, of the same type where it is one) with
+    ``source:line:column: `` in front of its message."""
+    msg = f"{source}:{line}:{column}: {e}"
     if isinstance(e, ReteError):
         err = type(e).__new__(type(e))
         err.args = (msg,)
         err.__dict__.update(getattr(e, "__dict__", {}))
     else:
         err = ReteError(msg)
-    err.line, err.source = line, rf.source
+    err.line, err.column, err.source = line, column, source
     return err
 
 
@@ -199,25 +199,27 @@ def load_rule_text(ruleset: RuleSet, text: str, source: str = "<rules>") -> Rule
     origin = Path(source).name
     for name, fn in MOVE_HELPERS.items():
         rs.functions.setdefault(name, fn)
-    for t in rf.templates:
+    for t, (line, col) in zip(rf.templates, rf.template_lines):
         if t.name in rs.templates:
-            raise _located(ReteError(f"template {t.name!r} already exists"), rf, None)
+            raise _located(ReteError(f"template {t.name!r} already exists"), source, line, col)
         rs.templates[t.name] = t
-    for stages in rf.stages:
+    for stages, (line, col) in zip(rf.stages, rf.stage_lines):
         prev = stages[0]
         if prev not in rs.stages and prev not in [s for s, *_ in rs.extra_stages]:
             raise _located(ReteError(
                 f"stage list must start with an existing stage, not {prev!r} "
-                f"(stages: {', '.join(rs.stages)})"), rf, None)
+                f"(stages: {', '.join(rs.stages)})"), source, line, col)
         for s in stages[1:]:
             rs.add_stage(s, after=(prev,))
             prev = s
     for name, (line, col) in zip(rf.removals, rf.removal_lines):
         if name not in rs.productions:
             raise _located(UnknownProductionError(
-                f"'remove {name}': no production named {name!r}"), rf, None, (line, col))
+                f"'remove {name}': no production named {name!r}"), source, line, col)
         rs.remove(name, origin)
-    for prod in rf.productions:
+    locs = {}
+    for prod, loc in zip(rf.productions, rf.rule_locs):
+        locs[prod.name] = loc
         if prod.stage == "generate" and "attacks" not in prod.meta:
             att = _attacks_of(prod, rs.topology)
             if att is not None:
@@ -225,18 +227,21 @@ def load_rule_text(ruleset: RuleSet, text: str, source: str = "<rules>") -> Rule
         if prod.name in rf.replaces:
             if prod.name not in rs.productions:
                 raise _located(UnknownProductionError(
-                    f"rule {prod.name!r} replaces a production that does not exist"), rf, prod.name)
+                    f"rule {prod.name!r} replaces a production that does not exist"),
+                    source, *loc.name)
             rs.replace(prod, origin)
         elif prod.name in rs.productions:
             raise _located(DuplicateProductionError(
                 f"rule {prod.name!r} already exists (from {rs.origin[prod.name]}); "
-                f"write 'rule {prod.name} replaces' to replace it"), rf, prod.name)
+                f"write 'rule {prod.name} replaces' to replace it"), source, *loc.name)
         else:
             rs.add(prod, origin)
     try:
         rs.build()      # compile now, so unknown templates/slots/functions are found here
     except ReteError as e:
-        raise _located(e, rf, getattr(e, "rule", None)) from None
+        loc = locs.get(getattr(e, "rule", None))
+        where = (1, 1) if loc is None else error_position(e, loc, rs.templates, rs.functions)
+        raise _located(e, source, *where) from None
     return rs
 
 

@@ -43,6 +43,8 @@ pattern, on the variable bound to the slot.
 """
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import math
 import os
 import re
@@ -616,6 +618,13 @@ def _where(session, e: BaseException, loc: _Loc) -> tuple[int, int]:
     elif isinstance(e, DuplicateProductionError):
         hit = loc.name
     return hit or (loc.line, loc.column)
+
+
+def error_position(e: BaseException, loc: _Loc, templates, functions) -> tuple[int, int]:
+    """Where in one rule's text (``loc``, from :attr:`RuleFile.rule_locs`) a compile
+    error points, given the templates and functions it was compiled against: the
+    unknown template, slot, function or unbound variable itself, else the rule."""
+    return _where(SimpleNamespace(templates=templates, functions=functions), e, loc)
 
 
 def _has_slot(t: Template, slot: str) -> bool:

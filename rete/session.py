@@ -330,9 +330,11 @@ class Session:
         if old is not None and not replace:
             raise DuplicateProductionError(f"production {prod.name!r} already exists")
         if prod.stage not in self.stage_index:
-            raise UnknownStageError(
+            err = UnknownStageError(
                 f"rule {prod.name!r}: stage {prod.stage!r} is not declared "
                 f"(stages: {', '.join(self.stages)})")
+            err.rule = prod.name            # (as a CompileError names its rule)
+            raise err
         with self._atomic_network():
             pnode = self.compiler.add_production(prod)
         if old is not None:

@@ -121,3 +121,40 @@ def test_cli_accepts_rules(capsys):
     rc = main(["moves", "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1", "--rules", "/nonexistent.hr"])
     err = capsys.readouterr().err
     assert rc != 0 and "cannot read rule file" in err
+
+
+_RULE = 'rule "x" stage {stage}\nwhen\n  movegen(color: ?c)\n  ?p <- piece(type: rook, {slot}: ?c)\nthen\n  call {fn}({var}, "NE")\nend\n'
+_OK = dict(stage="generate", slot="color", fn="gen-leap", var="?p")
+
+
+@pytest.mark.parametrize("change,line,column,kind", [
+    ({"slot": "colour"}, 4, 27, "UnknownSlotError"),
+    ({"stage": "generat"}, 1, 16, "UnknownStageError"),
+    ({"fn": "no-such-fn"}, 6, 8, "UnknownFunctionError"),
+    ({"var": "?q"}, 6, 17, "UnboundVariableError"),
+])
+def test_compile_errors_point_at_the_word(change, line, column, kind):
+    # not at the rule's first line: at the slot, stage, function or variable
+    text = _RULE.format(**{**_OK, **change})
+    with pytest.raises(ReteError) as ei:
+        load_rule_text(fide_rules(), text, "r.hr")
+    e = ei.value
+    assert type(e).__name__ == kind
+    assert (e.line, e.column) == (line, column)
+    assert str(e).startswith(f"r.hr:{line}:{column}: ")
+    assert text.splitlines()[line - 1][column - 1:].startswith(
+        {"UnknownSlotError": "colour", "UnknownStageError": "generat",
+         "UnknownFunctionError": "no-such-fn", "UnboundVariableError": "?q"}[kind])
+
+
+def test_name_clash_points_at_the_name():
+    text = 'rule x stage generate when movegen(color: ?c) then halt end\n' \
+           'rule fide.king-move stage generate when movegen(color: ?c) then halt end'
+    with pytest.raises(DuplicateProductionError) as ei:
+        load_rule_text(fide_rules(), text, "r.hr")
+    assert (ei.value.line, ei.value.column) == (2, 6)
+
+
+def test_good_rule_text_loads():
+    rs = load_rule_text(fide_rules(), _RULE.format(**_OK), "r.hr")
+    assert "x" in rs.productions
