@@ -516,7 +516,9 @@ class Game:
         Move numbers follow the real turns: under multi-move presets
         (``double-move``, ``monster-rules``) the half-moves of one side's turn are
         written together after one number (``1. e4 d4 1... e5 d5``); standard
-        chess reads as usual (``1. e4 e5 2. Nf3``).
+        chess reads as usual (``1. e4 e5 2. Nf3``). Under presets a ``Variant``
+        tag names them (``[Variant "piece-hp, king-heals"]``), unless
+        ``headers`` gives one.
         """
         moves = self.move_stack
         replay = Game(self._start_fen, ruleset=self.ruleset)
@@ -528,7 +530,10 @@ class Game:
         out = self.outcome()
         result = out.result() if out else "*"
         start = None if self._start_fen == STARTING_FEN else self._start_fen
-        return game_to_pgn(dict(headers or {}), sans, result, start, movers)
+        tags = dict(headers or {})
+        if self.ruleset.presets:
+            tags.setdefault("Variant", ", ".join(self.ruleset.presets))
+        return game_to_pgn(tags, sans, result, start, movers)
 
     # ------------------------------------------------------------ rules
 

@@ -88,3 +88,13 @@ def test_movers_default_alternates_and_is_checked():
         game_to_pgn({}, sans, movers=["white", "black"])
     with pytest.raises(ValueError, match="mover must be"):
         game_to_pgn({}, sans, movers=["white", "red", "white"])
+
+
+def test_variant_tag_names_the_presets():
+    g = play(["double-move"], ["e2e4", "d2d4"])
+    assert '[Variant "double-move"]' in g.pgn()
+    assert '[Variant "my rules"]' in g.pgn({"Variant": "my rules"})
+    from chess_rules.game import Game
+    assert "Variant" not in Game().pgn()          # standard chess has no tag
+    both = Game(presets=["piece-hp", "king-heals"])
+    assert '[Variant "piece-hp, king-heals"]' in both.pgn()
