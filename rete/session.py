@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import gc
 from collections import deque
-from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
 import networkx as nx
@@ -25,87 +23,18 @@ import networkx as nx
 from . import functions as builtin_functions
 from .agenda import Agenda
 from .compiler import Compiler
-from .errors import (ActionError, DuplicateProductionError, DuplicateTemplateError, MatchError,
-                     RetractedFactError, ReteError, SlotValueError, StageCycleError,
-                     UnknownFactError, UnknownProductionError, UnknownStageError,
-                     UnknownTemplateError)
-from .joinorder import JOIN_ORDERS, control_states
-from .model import Fact, Production, Rule, Template, as_production
+from .context import Context, Firing
+from .editing import NetworkEditing
+from .errors import (ActionError, DuplicateTemplateError, MatchError, RetractedFactError,
+                     ReteError, SlotValueError, StageCycleError, UnknownFactError,
+                     UnknownStageError, UnknownTemplateError)
+from .journal import Journal, _tags
+from .joinorder import JOIN_ORDERS
+from .model import Fact, Template
+from .network import MISSING, AlphaNode, RootMemory, delete_token, hkey
 from .reactive import checked_templates, reactive_slots
-from .network import (MISSING, AlphaNode, JoinNode, NCCNode, ProductionNode, RootMemory,
-                      delete_token, hkey, node_serial)
 
-
-@dataclass
-class Firing:
-    """One line of the trace: which production fired on which facts."""
-
-    rule: str
-    stage: str
-    facts: tuple
-    bindings: dict
-
-    def __str__(self):
-        ids = ", ".join(f"f-{i}" for i in self.facts)
-        b = " ".join(f"?{k}={v!r}" for k, v in self.bindings.items() if not isinstance(v, Fact))
-        return f"FIRE {self.rule} [{self.stage}] {ids}" + (f"  {b}" if b else "")
-
-
-class Context:
-    """What an action sees: the bindings of its match and the session."""
-
-    __slots__ = ("session", "token", "pnode")
-
-    def __init__(self, session, token, pnode):
-        self.session = session
-        self.token = token
-        self.pnode = pnode
-
-    @property
-    def production(self) -> Production:
-        return self.pnode.production
-
-    @property
-    def rule(self) -> str:
-        return self.pnode.production.name
-
-    def __getitem__(self, var: str):
-        pos, slot = self.pnode.bindings[var]
-        f = self.token.facts[pos]
-        return f if slot is None else f.values.get(slot)
-
-    @property
-    def bindings(self) -> dict:
-        return {k: self[k] for k in self.pnode.bindings}
-
-    @property
-    def facts(self) -> tuple:
-        """The matched facts, in the order the rule names them."""
-        return self.pnode.written_facts(self.token)
-
-    def assert_fact(self, template: str, values: Mapping | None = None, /, **slots) -> Fact:
-        s = self.session
-        vals = s._values(template, values, slots)
-        return s._guarded(s._assert_vals, template, vals, None, self.pnode, self.token)
-
-    def assert_logical(self, template: str, values: Mapping | None = None, /, **slots) -> Fact:
-        """Assert a fact that lives as long as this firing's match does."""
-        s = self.session
-        vals = s._values(template, values, slots)
-        return s._guarded(s._assert_vals, template, vals, self.token, self.pnode, self.token)
-
-    def retract(self, fact: Fact) -> None:
-        self.session.retract(fact)
-
-    def modify(self, fact: Fact, values: Mapping | None = None, /, **slots) -> Fact:
-        return self.session.modify(fact, {**(values or {}), **slots})
-
-    def halt(self) -> None:
-        self.session.halt()
-
-
-def _tags(tok) -> tuple:
-    return tuple([f.timetag for f in tok.facts if f is not None])
+__all__ = ["Session", "Context", "Firing"]
 
 
 def _lkey(template: str, vals: dict):
@@ -117,7 +46,7 @@ def _lkey(template: str, vals: dict):
     return k
 
 
-class Session:
+class Session(NetworkEditing, Journal):
     """Working memory plus the compiled productions, run by an agenda.
 
     Every change either completes or raises with the session unchanged:
@@ -291,185 +220,6 @@ class Session:
             pnode.stage_index = self.stage_index[pnode.production.stage]
         if old_names != order:
             self.agenda.resize(len(order), remap=lambda a: a.pnode.stage_index)
-
-    # ------------------------------------------------------------ productions
-
-    def add(self, *prods: Production | Rule) -> None:
-        """Compile productions into the network; facts already present are matched.
-
-        Productions added together are planned together: the join order
-        (:mod:`rete.joinorder`) sees the state changes of all of them.
-        """
-        with self.adding(prods):
-            for p in prods:
-                self.add_production(p)
-
-    @contextmanager
-    def adding(self, prods):
-        """Productions about to be added one by one, for the join-order planner."""
-        saved = self._batch
-        self._batch = saved + [as_production(p) for p in prods]
-        try:
-            yield
-        finally:
-            self._batch = saved
-
-    def _control_cycles(self) -> frozenset:
-        prods = [pn.production for pn in self.productions.values()] + self._batch
-        return control_states(prods)
-
-    def add_production(self, prod: Production | Rule, replace: bool = False):
-        """Compile a production; with ``replace``, it takes the place of the one of its name.
-
-        A replacement is compiled before the old production goes, so an error
-        leaves the old one in place (and nodes the two share keep their
-        memories).
-        """
-        prod = as_production(prod)
-        old = self.productions.get(prod.name)
-        if old is not None and not replace:
-            raise DuplicateProductionError(f"production {prod.name!r} already exists")
-        if prod.stage not in self.stage_index:
-            err = UnknownStageError(
-                f"rule {prod.name!r}: stage {prod.stage!r} is not declared "
-                f"(stages: {', '.join(self.stages)})")
-            err.rule = prod.name            # (as a CompileError names its rule)
-            raise err
-        with self._atomic_network():
-            pnode = self.compiler.add_production(prod)
-        if old is not None:
-            self._remove_pnode(old)
-        self.productions[prod.name] = pnode
-        self._reactive = None
-        self._below = {}
-        return pnode
-
-    def replace_production(self, prod: Production | Rule):
-        """Replace the production of the same name (a network operation)."""
-        prod = as_production(prod)
-        if prod.name not in self.productions:
-            raise UnknownProductionError(f"no production named {prod.name!r}")
-        return self.add_production(prod, replace=True)
-
-    def remove_production(self, name: str) -> Production:
-        """Remove a production and every node no other production uses.
-
-        Facts its firings supported logically lose that support. Adding and
-        removing productions is not recorded by :meth:`checkpoint`.
-        """
-        pnode = self.productions.get(name)
-        if pnode is None:
-            raise UnknownProductionError(f"no production named {name!r}")
-        del self.productions[name]
-        self._remove_pnode(pnode)
-        return pnode.production
-
-    def _remove_pnode(self, pnode) -> None:
-        self._reactive = None
-        self._below = {}
-        pnode.dying = True
-        self._destroy(pnode)
-        if self._unblocked:
-            self._flush_unblocked()
-        if self._tms_queue:
-            self._settle()
-
-    def list_productions(self) -> list[Production]:
-        return [p.production for p in self.productions.values()]
-
-    def get_production(self, name: str) -> Production:
-        p = self.productions.get(name)
-        if p is None:
-            raise UnknownProductionError(f"no production named {name!r}")
-        return p.production
-
-    @contextmanager
-    def _atomic_network(self):
-        """Compile errors leave no half-built nodes: new nodes are destroyed."""
-        first = next(node_serial)
-        n_amems = len(self.alpha_memories)      # new alpha memories come after these
-        try:
-            yield
-        except BaseException as e:
-            new = sorted((n for n in self._all_nodes() if n.serial > first),
-                         key=lambda n: n.serial)
-            for n in reversed(new):
-                self._detach(n)
-            for am in list(self.alpha_memories.values())[n_amems:]:
-                if not am.successors:
-                    self._drop_alpha_memory(am)
-            self._unblocked.clear()
-            if isinstance(e, ReteError) or not isinstance(e, Exception):
-                raise
-            raise MatchError(f"a test raised while matching the new production: {e!r}",
-                             e) from e
-
-    def _all_nodes(self):
-        stack = [self.root]
-        seen = set()
-        while stack:
-            n = stack.pop()
-            if id(n) in seen:
-                continue
-            seen.add(id(n))
-            yield n
-            stack.extend(getattr(n, "children", ()))
-
-    def _detach(self, node) -> None:
-        parent = getattr(node, "parent", None)
-        if parent is not None and node in parent.children:
-            parent.children.remove(node)
-        if isinstance(node, ProductionNode):
-            node.dying = True
-        self._cleanup(node)
-
-    def _cleanup(self, node) -> None:
-        tokens = getattr(node, "tokens", None)
-        if tokens:
-            for tok in list(tokens):
-                delete_token(tok)
-        amem = getattr(node, "amem", None)
-        if amem is not None:
-            if node in amem.successors:
-                amem.successors.remove(node)
-            if not amem.successors:
-                self._drop_alpha_memory(amem)
-        if isinstance(node, JoinNode) and node.pidx is not None:
-            node.parent.release_index(node.spec)
-            node.pidx = None
-
-    def _destroy(self, node, stop=None) -> None:
-        """Delete ``node`` and then any ancestor left without children (up to ``stop``)."""
-        while node is not None and node is not self.root and node is not stop:
-            parent = node.parent
-            if node in parent.children:
-                parent.children.remove(node)
-            if isinstance(node, NCCNode) and node.partner is not None:
-                partner = node.partner
-                node.partner = None
-                self._destroy(partner, stop=parent)
-            self._cleanup(node)
-            if parent.children:
-                break
-            node = parent
-
-    def _drop_alpha_memory(self, amem) -> None:
-        if self.alpha_memories.get(amem.key) is amem:
-            del self.alpha_memories[amem.key]
-        for fid in amem.items:
-            lst = self.fact_amems.get(fid)
-            if lst and amem in lst:
-                lst.remove(amem)
-        node = amem.node
-        if amem in node.memories:
-            node.memories.remove(amem)
-        while node is not None and node.is_empty() and node.parent is not None:
-            slot, val = node.test
-            table = node.parent.children[slot]
-            table.pop(val, None)
-            if not table:
-                del node.parent.children[slot]
-            node = node.parent
 
     # ------------------------------------------------------------ working memory
 
@@ -890,163 +640,6 @@ class Session:
                 if fs is not None and fs.pop(tok, MISSING) is not MISSING and not fs and f.alive:
                     self._retract_fact(f)
 
-    # ------------------------------------------------------------ journal
-
-    def checkpoint(self) -> int:
-        """Start recording changes (checkpoints nest); returns a mark for :meth:`rollback`.
-
-        The mark is the nesting level (0 for the outermost checkpoint).
-        """
-        if self._journal is None:
-            self._journal = []
-        self._marks.append(len(self._journal))
-        self._mark_times.append(self._time)
-        self._horizon = self._time
-        return len(self._marks) - 1
-
-    def _close_marks(self, mark: int) -> None:
-        del self._marks[mark:]
-        del self._mark_times[mark:]
-        self._horizon = self._mark_times[-1] if self._mark_times else None
-
-    def rollback(self, mark: int = 0) -> None:
-        """Undo every change made since checkpoint ``mark`` and close it (and those inside it).
-
-        Facts return with their ids, values and timetags; logical support is
-        restored; the agenda holds the same activations as at the checkpoint
-        (fired ones stay fired, ones fired since are pending again). A mark
-        that is not open is ignored.
-        """
-        if mark < 0 or mark >= len(self._marks):
-            return
-        pos = self._marks[mark]
-        self._close_marks(mark)
-        try:
-            self._undo(pos)
-        finally:
-            if not self._marks:
-                self._journal = None
-
-    def commit(self, mark: int = 0) -> None:
-        """Keep the changes since checkpoint ``mark`` and close it (and those inside it)."""
-        if mark < 0 or mark >= len(self._marks):
-            return
-        self._close_marks(mark)
-        if not self._marks:
-            self._journal = None
-
-    @contextmanager
-    def transaction(self):
-        """All or nothing: an exception inside rolls working memory back."""
-        mark = self.checkpoint()
-        try:
-            yield self
-        except BaseException:
-            self.rollback(mark)
-            raise
-        else:
-            self.commit(mark)
-
-    def _undo(self, pos: int) -> None:
-        """Undo journal entries from ``pos`` on, newest first."""
-        j = self._journal
-        if j is None or len(j) <= pos:
-            return
-        entries = j[pos:]
-        del j[pos:]
-        self._renewals.clear()          # their matches are restored from the journal
-        # the state at the mark of every match touched since: the first event wins
-        restore: dict = {}
-        pairs: dict = {}
-        for e in entries:
-            k = e[0]
-            if k == "F":            # ("F", pnode, tags, token, seq): it was pending
-                restore.setdefault((e[1], e[2]), (e[3], e[4]))
-            elif k == "D":          # ("D", pnode, tags, seq or None if it had fired)
-                restore.setdefault((e[1], e[2]), (None, e[3]))
-            elif k == "S+" or k == "S-":   # (k, pnode, tags, token, fact)
-                pairs.setdefault((e[1], e[2], e[4]), (k == "S-", e[3]))
-        self._rolling = True
-        self._restore = restore
-        self._rebuilt = rebuilt = {}
-        try:
-            for e in reversed(entries):
-                k = e[0]
-                if k == "A":
-                    f = e[1]
-                    if f.alive:
-                        self._remove(f)
-                elif k == "R":
-                    f = e[1]
-                    if not f.alive:
-                        self._insert(f, f.timetag)
-                elif k == "M":
-                    f, old, old_tag = e[1], e[2], e[3]
-                    if f.alive:
-                        self._remove(f)
-                    t = self.templates.get(f.template)
-                    if t is not None and len(old) != len(t._blank):
-                        old = {**t._blank, **old}
-                    f.values = old
-                    self._insert(f, old_tag)
-                elif k == "N":
-                    if e[1].alive:
-                        self._undo_renew(e[1], e[2], e[3])
-        finally:
-            self._rolling = False
-            self._restore = None
-            self._rebuilt = None
-            self._tms_queue.clear()
-            self._unblocked.clear()
-        # matches that were pending at the mark and fired since are pending again
-        # (the same match: same production, same facts with the same timetags)
-        by_tags: dict = {}
-        for (pnode, tags), (tok, seq) in restore.items():
-            if tok is None or seq is None:
-                continue
-            if tok.dead:
-                # deleted and made again by an inner rollback that ran before this
-                # one: the match is the live token over the same facts, if any
-                tok = rebuilt.get((pnode, tags))
-                if tok is None or tok.dead:
-                    tok = _live_match(pnode, tags, by_tags)
-                if tok is None:
-                    continue
-            if tok.activation is None and _tags(tok) == tags:   # (a renewed match is another)
-                self.agenda.add(pnode, tok, seq)
-        # logical support as it was at the mark
-        for (pnode, tags, f), (present, tok) in pairs.items():
-            if tok.dead:
-                tok = rebuilt.get((pnode, tags))
-            if tok is None or tok.dead:
-                continue
-            if present:
-                if f.alive and f.support is not None:
-                    f.support[tok] = None
-                    if tok.supported is None:
-                        tok.supported = {}
-                    tok.supported[f] = None
-            else:
-                if tok.supported:
-                    tok.supported.pop(f, None)
-                if f.support:
-                    f.support.pop(tok, None)
-        for (_, _, f) in pairs:
-            if f.support:
-                dead = [t for t in f.support if t.dead]
-                for t in dead:
-                    del f.support[t]
-
-    def _restore_token(self, pnode, tok) -> None:
-        """A production token made while undoing: give it the state it had at the mark."""
-        key = (pnode, _tags(tok))
-        self._rebuilt[key] = tok
-        st = self._restore.get(key)
-        if st is None:
-            self.agenda.add(pnode, tok)
-        elif st[1] is not None:
-            self.agenda.add(pnode, tok, st[1])
-
     # ------------------------------------------------------------ running
 
     def halt(self) -> None:
@@ -1188,16 +781,6 @@ class Session:
     def stats(self) -> dict:
         from .graph import network_stats
         return network_stats(self)
-
-
-def _live_match(pnode, tags, cache: dict):
-    """The token of ``pnode`` over facts with timetags ``tags`` (None if there is none)."""
-    if pnode.dying:
-        return None
-    m = cache.get(pnode)
-    if m is None:
-        m = cache[pnode] = {_tags(t): t for t in pnode.tokens if not t.dead}
-    return m.get(tags)
 
 
 def _productions_below(node) -> tuple:

@@ -1,0 +1,77 @@
+"""What a firing leaves and what an action sees: :class:`Firing` (a line of
+the trace) and :class:`Context` (the bindings of the match, and the session
+its actions change)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+from .model import Fact, Production
+
+
+@dataclass
+class Firing:
+    """One line of the trace: which production fired on which facts."""
+
+    rule: str
+    stage: str
+    facts: tuple
+    bindings: dict
+
+    def __str__(self):
+        ids = ", ".join(f"f-{i}" for i in self.facts)
+        b = " ".join(f"?{k}={v!r}" for k, v in self.bindings.items() if not isinstance(v, Fact))
+        return f"FIRE {self.rule} [{self.stage}] {ids}" + (f"  {b}" if b else "")
+
+
+class Context:
+    """What an action sees: the bindings of its match and the session."""
+
+    __slots__ = ("session", "token", "pnode")
+
+    def __init__(self, session, token, pnode):
+        self.session = session
+        self.token = token
+        self.pnode = pnode
+
+    @property
+    def production(self) -> Production:
+        return self.pnode.production
+
+    @property
+    def rule(self) -> str:
+        return self.pnode.production.name
+
+    def __getitem__(self, var: str):
+        pos, slot = self.pnode.bindings[var]
+        f = self.token.facts[pos]
+        return f if slot is None else f.values.get(slot)
+
+    @property
+    def bindings(self) -> dict:
+        return {k: self[k] for k in self.pnode.bindings}
+
+    @property
+    def facts(self) -> tuple:
+        """The matched facts, in the order the rule names them."""
+        return self.pnode.written_facts(self.token)
+
+    def assert_fact(self, template: str, values: Mapping | None = None, /, **slots) -> Fact:
+        s = self.session
+        vals = s._values(template, values, slots)
+        return s._guarded(s._assert_vals, template, vals, None, self.pnode, self.token)
+
+    def assert_logical(self, template: str, values: Mapping | None = None, /, **slots) -> Fact:
+        """Assert a fact that lives as long as this firing's match does."""
+        s = self.session
+        vals = s._values(template, values, slots)
+        return s._guarded(s._assert_vals, template, vals, self.token, self.pnode, self.token)
+
+    def retract(self, fact: Fact) -> None:
+        self.session.retract(fact)
+
+    def modify(self, fact: Fact, values: Mapping | None = None, /, **slots) -> Fact:
+        return self.session.modify(fact, {**(values or {}), **slots})
+
+    def halt(self) -> None:
+        self.session.halt()

@@ -1,0 +1,198 @@
+"""Adding, replacing and removing productions in a live network.
+
+A production is compiled against the facts already present; a compile error
+leaves no half-built node behind; removing a production deletes every node no
+other production uses, and the facts its firings supported logically lose that
+support. :class:`NetworkEditing` is one of the parts :class:`rete.Session` is
+made of.
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+from .errors import DuplicateProductionError, MatchError, ReteError, UnknownProductionError, \
+    UnknownStageError
+from .joinorder import control_states
+from .model import Production, Rule, as_production
+from .network import JoinNode, NCCNode, ProductionNode, delete_token, node_serial
+
+
+class NetworkEditing:
+    """Productions in and out of the network (a part of :class:`rete.Session`)."""
+
+    def add(self, *prods: Production | Rule) -> None:
+        """Compile productions into the network; facts already present are matched.
+
+        Productions added together are planned together: the join order
+        (:mod:`rete.joinorder`) sees the state changes of all of them.
+        """
+        with self.adding(prods):
+            for p in prods:
+                self.add_production(p)
+
+    @contextmanager
+    def adding(self, prods):
+        """Productions about to be added one by one, for the join-order planner."""
+        saved = self._batch
+        self._batch = saved + [as_production(p) for p in prods]
+        try:
+            yield
+        finally:
+            self._batch = saved
+
+    def _control_cycles(self) -> frozenset:
+        prods = [pn.production for pn in self.productions.values()] + self._batch
+        return control_states(prods)
+
+    def add_production(self, prod: Production | Rule, replace: bool = False):
+        """Compile a production; with ``replace``, it takes the place of the one of its name.
+
+        A replacement is compiled before the old production goes, so an error
+        leaves the old one in place (and nodes the two share keep their
+        memories).
+        """
+        prod = as_production(prod)
+        old = self.productions.get(prod.name)
+        if old is not None and not replace:
+            raise DuplicateProductionError(f"production {prod.name!r} already exists")
+        if prod.stage not in self.stage_index:
+            err = UnknownStageError(
+                f"rule {prod.name!r}: stage {prod.stage!r} is not declared "
+                f"(stages: {', '.join(self.stages)})")
+            err.rule = prod.name            # (as a CompileError names its rule)
+            raise err
+        with self._atomic_network():
+            pnode = self.compiler.add_production(prod)
+        if old is not None:
+            self._remove_pnode(old)
+        self.productions[prod.name] = pnode
+        self._reactive = None
+        self._below = {}
+        return pnode
+
+    def replace_production(self, prod: Production | Rule):
+        """Replace the production of the same name (a network operation)."""
+        prod = as_production(prod)
+        if prod.name not in self.productions:
+            raise UnknownProductionError(f"no production named {prod.name!r}")
+        return self.add_production(prod, replace=True)
+
+    def remove_production(self, name: str) -> Production:
+        """Remove a production and every node no other production uses.
+
+        Facts its firings supported logically lose that support. Adding and
+        removing productions is not recorded by :meth:`checkpoint`.
+        """
+        pnode = self.productions.get(name)
+        if pnode is None:
+            raise UnknownProductionError(f"no production named {name!r}")
+        del self.productions[name]
+        self._remove_pnode(pnode)
+        return pnode.production
+
+    def _remove_pnode(self, pnode) -> None:
+        self._reactive = None
+        self._below = {}
+        pnode.dying = True
+        self._destroy(pnode)
+        if self._unblocked:
+            self._flush_unblocked()
+        if self._tms_queue:
+            self._settle()
+
+    def list_productions(self) -> list[Production]:
+        return [p.production for p in self.productions.values()]
+
+    def get_production(self, name: str) -> Production:
+        p = self.productions.get(name)
+        if p is None:
+            raise UnknownProductionError(f"no production named {name!r}")
+        return p.production
+
+    @contextmanager
+    def _atomic_network(self):
+        """Compile errors leave no half-built nodes: new nodes are destroyed."""
+        first = next(node_serial)
+        n_amems = len(self.alpha_memories)      # new alpha memories come after these
+        try:
+            yield
+        except BaseException as e:
+            new = sorted((n for n in self._all_nodes() if n.serial > first),
+                         key=lambda n: n.serial)
+            for n in reversed(new):
+                self._detach(n)
+            for am in list(self.alpha_memories.values())[n_amems:]:
+                if not am.successors:
+                    self._drop_alpha_memory(am)
+            self._unblocked.clear()
+            if isinstance(e, ReteError) or not isinstance(e, Exception):
+                raise
+            raise MatchError(f"a test raised while matching the new production: {e!r}",
+                             e) from e
+
+    def _all_nodes(self):
+        stack = [self.root]
+        seen = set()
+        while stack:
+            n = stack.pop()
+            if id(n) in seen:
+                continue
+            seen.add(id(n))
+            yield n
+            stack.extend(getattr(n, "children", ()))
+
+    def _detach(self, node) -> None:
+        parent = getattr(node, "parent", None)
+        if parent is not None and node in parent.children:
+            parent.children.remove(node)
+        if isinstance(node, ProductionNode):
+            node.dying = True
+        self._cleanup(node)
+
+    def _cleanup(self, node) -> None:
+        tokens = getattr(node, "tokens", None)
+        if tokens:
+            for tok in list(tokens):
+                delete_token(tok)
+        amem = getattr(node, "amem", None)
+        if amem is not None:
+            if node in amem.successors:
+                amem.successors.remove(node)
+            if not amem.successors:
+                self._drop_alpha_memory(amem)
+        if isinstance(node, JoinNode) and node.pidx is not None:
+            node.parent.release_index(node.spec)
+            node.pidx = None
+
+    def _destroy(self, node, stop=None) -> None:
+        """Delete ``node`` and then any ancestor left without children (up to ``stop``)."""
+        while node is not None and node is not self.root and node is not stop:
+            parent = node.parent
+            if node in parent.children:
+                parent.children.remove(node)
+            if isinstance(node, NCCNode) and node.partner is not None:
+                partner = node.partner
+                node.partner = None
+                self._destroy(partner, stop=parent)
+            self._cleanup(node)
+            if parent.children:
+                break
+            node = parent
+
+    def _drop_alpha_memory(self, amem) -> None:
+        if self.alpha_memories.get(amem.key) is amem:
+            del self.alpha_memories[amem.key]
+        for fid in amem.items:
+            lst = self.fact_amems.get(fid)
+            if lst and amem in lst:
+                lst.remove(amem)
+        node = amem.node
+        if amem in node.memories:
+            node.memories.remove(amem)
+        while node is not None and node.is_empty() and node.parent is not None:
+            slot, val = node.test
+            table = node.parent.children[slot]
+            table.pop(val, None)
+            if not table:
+                del node.parent.children[slot]
+            node = node.parent
