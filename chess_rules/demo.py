@@ -71,8 +71,6 @@ def main() -> int:
 
 def _variants(con) -> None:
     """A v2 preset on its layout, and a user's own rule file."""
-    from pathlib import Path
-
     from presets import load
     from .custom import load_rule_text
     con.rule("a variant: Knightmate (the knights are royal)")

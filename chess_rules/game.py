@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from .errors import ChessError, IllegalMoveError, MoveParseError
-from .fen import STARTING_FEN, FenPosition, parse_fen
+from .fen import STARTING_FEN, FenPosition
 from .moves import Move
 from .notation import MoveInfo, game_to_pgn, move_to_san, parse_san, parse_uci
 from .ruleset import RuleSet
@@ -461,7 +461,6 @@ class Game:
     def _no_rule_reason(self, frm: int, to: int, promo) -> str:
         st = self.state
         turn = self.turn
-        name = SQUARE_NAMES[frm] + SQUARE_NAMES[to]
         out = self.outcome_if_decided()
         if out is not None:
             return f"the game is over ({out.reason})"

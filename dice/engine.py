@@ -18,7 +18,7 @@ from chess_rules.moves import Move
 from chess_rules.notation import parse_uci
 from chess_rules.position import extended_suffix
 from chess_rules.ruleset import RuleSet
-from chess_rules.squares import BLACK, PIECE_LETTER, SQUARE_NAMES, WHITE, opposite
+from chess_rules.squares import PIECE_LETTER, SQUARE_NAMES, WHITE
 
 from .dfen import DfenPosition, parse_dfen
 from .errors import DiceError, RollError

@@ -29,7 +29,7 @@ Fairy-Stockfish: not compared (no capture restriction by victim type).
 """
 from chess_rules import geometry as geo
 from chess_rules.fide import make_slider_gen, mover
-from chess_rules.squares import DIAGONAL, SQUARE_NAMES
+from chess_rules.squares import DIAGONAL
 
 from .base import PresetMeta
 

@@ -29,7 +29,6 @@ intermediate square must be empty.
 """
 from rete import Call, P, Rule, V
 
-from chess_rules import geometry as geo
 from chess_rules.moves import Move
 from chess_rules.squares import SQUARE_NAMES
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from chess_rules.scenarios import (Expectation, ScenarioError, ScenarioFailure, Step, main,
-                                   parse_file, parse_text, run_scenario)
+from chess_rules.scenarios import (ScenarioError, ScenarioFailure, main, parse_file, parse_text,
+                                   run_scenario)
 
 pytest_plugins = ["pytester"]
 

@@ -302,7 +302,7 @@ class _Build(Transformer):
             once(kind)
             other = {"fen": "layout", "layout": "fen"}.get(kind)
             if other and getattr(s, other) is not None:
-                raise ScenarioError(f"give either 'fen' or 'layout', not both", self.file,
+                raise ScenarioError("give either 'fen' or 'layout', not both", self.file,
                                     loc.line, loc.column)
             setattr(s, kind, payload)
         elif kind == "place":

@@ -11,8 +11,6 @@ are compared with trees built by playing every prefix.
 """
 from __future__ import annotations
 
-import random
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hst

@@ -14,7 +14,7 @@ from chess_rules.game import Game
 from presets import load
 from presets.modifiers import attach, gallery_names, load_descriptor, piece_hooks
 
-from .helpers import add, desc, game, trig
+from .helpers import add, desc, game
 from .test_properties import SQ, descriptors
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"

@@ -61,7 +61,6 @@ def test_ray_properties(pid):
             # reflections: a component flips only at the edge it would cross
             f, r = sq & 7, sq >> 3
             dirs = [(1 if "E" in d else -1, 1 if "N" in d else -1)]
-            path = [sq]
             # rebuild the walk without dedupe to count reflections
             df, dr = dirs[0]
             refl = 0

@@ -75,10 +75,8 @@ def check_position(preset: str, g: Game, moves: list) -> None:
             assert not attacked(g, s, turn), f"{preset}: royal piece left attacked at {g.fen()}"
     if preset == "knightmate-rules":
         # the king is not royal: an attacked king is never "check"
-        kings_attacked = any(attacked(g, s, mover) for s in pieces_of(g, turn, {"king"}))
         knights_attacked = any(attacked(g, s, mover) for s in pieces_of(g, turn, {"knight"}))
         assert g.is_check() == knights_attacked, g.fen()
-        del kings_attacked
     if preset == "weak-dual-king":
         for c in ("white", "black"):
             if not pieces_of(g, c, {"king"}):

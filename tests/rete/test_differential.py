@@ -39,7 +39,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rete import Exists, Expr, Not, P, Pattern, Rule, Session, Test, V
+from rete import Exists, Expr, Not, Pattern, Rule, Session, Test, V
 
 VALUES = (0, 1, 2)
 TEST_FNS = {"lt": lambda a, b: a < b, "ne": lambda a, b: a != b, "le": lambda a, b: a <= b,

@@ -8,7 +8,7 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from rete import AssertLogical, Not, P, Rule, Session, UnknownFactError, V
+from rete import Not, P, Rule, Session, UnknownFactError, V
 from rete.language import load_rules
 
 RULES = """
