@@ -10,9 +10,10 @@ Output formats are a contract:
     houserules dice roll DFEN [--seed N]  the DFEN with three dice rolled
     houserules dice play [--seed N] [--white BOT] [--black BOT] [--human COLOR]
 
-Every command but ``play`` takes ``--preset ID`` (repeatable) and ``--config
+Every command takes ``--preset ID`` (repeatable) and ``--config
 ID.KEY=VALUE``: Dice Chess played over those presets, the DFEN carrying their
-state in ``key:value`` tokens after the dice (``hp:e2=1``).
+state in ``key:value`` tokens after the dice (``hp:e2=1``); ``play`` starts
+from the first preset's preferred layout.
 
 DFEN is best given as one quoted argument; unquoted, its first seven words are
 taken as the DFEN. Errors go to stderr with a non-zero exit (the typed errors
@@ -97,9 +98,16 @@ def cmd_play(args) -> int:
     from .play import play_game
     rec = play_game(seed=args.seed, white=args.white, black=args.black,
                     human=None if args.human == "none" else args.human,
-                    max_turns=args.max_turns, start=args.start)
+                    max_turns=args.max_turns, start=args.start, ruleset=_rules(args))
     print(f"result: {rec.winner or 'none'} after {len(rec.turns)} turns")
     return 0
+
+
+def _preset_options(p) -> None:
+    p.add_argument("--preset", action="append", metavar="ID",
+                   help="play Dice Chess over a preset (repeatable)")
+    p.add_argument("--config", action="append", metavar="ID.KEY=VALUE",
+                   help="configure a preset, e.g. berolina-pawns.scope=white")
 
 
 def add_dice_commands(subparsers) -> None:
@@ -113,10 +121,7 @@ def add_dice_commands(subparsers) -> None:
     def sub(name, fn, help_, dfen_help="the DFEN (quoted)"):
         p = dsub.add_parser(name, help=help_)
         p.add_argument("dfen", nargs="+", help=dfen_help)
-        p.add_argument("--preset", action="append", metavar="ID",
-                       help="play Dice Chess over a preset (repeatable)")
-        p.add_argument("--config", action="append", metavar="ID.KEY=VALUE",
-                       help="configure a preset, e.g. berolina-pawns.scope=white")
+        _preset_options(p)
         p.set_defaults(func=fn)
         return p
 
@@ -137,4 +142,5 @@ def add_dice_commands(subparsers) -> None:
                     help="play this side yourself")
     pl.add_argument("--max-turns", type=int, default=300)
     pl.add_argument("--start", default=None, help="a DFEN to start from")
+    _preset_options(pl)
     pl.set_defaults(func=cmd_play)

@@ -112,14 +112,16 @@ def _leaves(game: DiceGame, nodes: dict, path: list, out: list, color: str) -> N
             game.pop()
 
 
-def choose_turn(dfen: str, bot: str, rng: random.Random, tree=None) -> tuple[str, ...]:
-    """A complete legal turn (micro-moves in UCI) for ``bot`` in the rolled ``dfen``."""
-    tree = tree or turn_tree(dfen)
+def choose_turn(dfen: str, bot: str, rng: random.Random, tree=None,
+                ruleset=None) -> tuple[str, ...]:
+    """A complete legal turn (micro-moves in UCI) for ``bot`` in the rolled ``dfen``
+    (under ``ruleset``: a preset's rule set, FIDE's by default)."""
+    tree = tree or turn_tree(dfen, ruleset)
     if not tree.nodes:
         return ()
     if bot == "random":
         return rng.choice(list(tree.paths()))
-    game = DiceGame(dfen)
+    game = DiceGame(dfen, ruleset)
     color = game.turn
     scored: list = []
     _leaves(game, tree.nodes, [], scored, color)
@@ -143,6 +145,19 @@ def choose_turn(dfen: str, bot: str, rng: random.Random, tree=None) -> tuple[str
     return rng.choice([p for p, s in scored if s == best])
 
 
+def _start_dfen(ruleset) -> str | None:
+    """The first preset's preferred layout, with no dice (None: no such layout)."""
+    if ruleset is None:
+        return None
+    from presets import get
+    from presets.layouts import get_layout
+    for pid in ruleset.presets:
+        layout = get(pid).preferred_layout
+        if layout:
+            return " ".join(get_layout(layout).fen.split()[:6]) + " -"
+    return None
+
+
 @dataclass
 class GameRecord:
     """What :func:`play_game` played: the turns (roll, micro-moves) and the end."""
@@ -154,29 +169,33 @@ class GameRecord:
 
 def play_game(seed: int | None = None, white: str = "greedy", black: str = "random",
               human: str | None = None, max_turns: int = 300, start: str | None = None,
-              console: Console | None = None, inputs=None, quiet: bool = False) -> GameRecord:
+              console: Console | None = None, inputs=None, quiet: bool = False,
+              ruleset=None) -> GameRecord:
     """Play a whole game; returns its :class:`GameRecord`.
 
     ``human`` ('white' or 'black') reads that side's micro-moves from ``inputs``
-    (a ``prompt -> str`` callable; the console by default).
+    (a ``prompt -> str`` callable; the console by default). ``ruleset``: Dice
+    Chess over a preset's rule set (``presets.load(...)``); the game starts from
+    ``start``, else from the first preset's preferred layout, else the standard
+    position.
     """
     from .dfen import START_DFEN, parse_dfen
 
     console = console or Console()
     rng = random.Random(seed)
-    dfen = start or START_DFEN
+    dfen = start or _start_dfen(ruleset) or START_DFEN
     rec = GameRecord()
     ask = inputs or (lambda prompt: console.input(prompt))
     say = (lambda *a, **k: None) if quiet else console.print
     for _ in range(max_turns):
-        pos = parse_dfen(dfen)
+        pos = parse_dfen(dfen, ruleset)
         color = pos.turn
         if not pos.dice:
-            dfen = roll(dfen, rng)
-            pos = parse_dfen(dfen)
+            dfen = roll(dfen, rng, ruleset)
+            pos = parse_dfen(dfen, ruleset)
         faces = pos.faces
-        tree = turn_tree(dfen)
-        say(render_board(DiceGame(dfen), tuple(rec.turns[-1][2]) if rec.turns else ()))
+        tree = turn_tree(dfen, ruleset)
+        say(render_board(DiceGame(dfen, ruleset), tuple(rec.turns[-1][2]) if rec.turns else ()))
         say(f"[bold]{color}[/bold] rolls {render_dice(faces)}")
         played: list[str] = []
         if human == color:
@@ -192,30 +211,31 @@ def play_game(seed: int | None = None, white: str = "greedy", black: str = "rand
                     return rec
                 if text not in node:
                     try:
-                        apply_move(dfen, text)
+                        apply_move(dfen, text, ruleset)
                         say(f"[red]{text}: not a legal continuation of this turn[/red]")
                     except Exception as e:       # the engine says why
                         say(f"[red]{e}[/red]")
                     continue
-                dfen = apply_move(dfen, text)
+                dfen = apply_move(dfen, text, ruleset)
                 played.append(text)
                 node = node[text][1]
         else:
             bot = white if color == "white" else black
-            path = choose_turn(dfen, bot, rng, tree)
+            path = choose_turn(dfen, bot, rng, tree, ruleset)
             for u in path:
-                dfen = apply_move(dfen, u)
+                dfen = apply_move(dfen, u, ruleset)
                 played.append(u)
             say(f"{color} ({bot}) plays {' '.join(played) or '(no legal move)'}")
         rec.turns.append((color, faces, played))
-        game = DiceGame(dfen)
+        game = DiceGame(dfen, ruleset)
         if game.winner():
             rec.winner = game.winner()
             rec.final = dfen
             say(render_board(game, tuple(played)))
-            say(f"[bold green]{rec.winner} captures the king and wins[/bold green]")
+            royal = " or ".join(game.ruleset.royal_types.get(opposite(rec.winner), ())) or "king"
+            say(f"[bold green]{rec.winner} captures the {royal} and wins[/bold green]")
             return rec
-        dfen = end_turn(dfen)
+        dfen = end_turn(dfen, ruleset)
     rec.final = dfen
     say(f"turn cap ({max_turns}) reached: no result")
     return rec

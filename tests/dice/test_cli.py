@@ -120,3 +120,11 @@ def test_dice_over_a_preset(capsys):
     assert code == 0 and out.strip() == "4k3/8/8/8/8/4P3/8/4K3 w - - 0 1 K hp:e3=1"
     code, out, err = run(capsys, "dice", "apply", hp, "e2e3")       # no hp without the preset
     assert code == 2 and out == "" and "hp" in err and "extended" in err
+
+
+def test_play_over_a_preset(capsys):
+    code, out, _ = run(capsys, "dice", "play", "--seed", "3", "--max-turns", "300",
+                       "--preset", "knightmate-rules")
+    assert code == 0
+    last = out.strip().splitlines()
+    assert last[-1].startswith("result: ") and "captures the knight and wins" in last[-2]

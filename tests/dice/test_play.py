@@ -6,6 +6,7 @@ import random
 from rich.console import Console
 
 from dice import legal_turn_tree
+from dice.engine import DiceGame
 from dice.play import choose_turn, play_game
 
 
@@ -62,3 +63,29 @@ def test_human_walks_the_tree():
     text = console.export_text()
     assert "micro-moves:" in text and "playable dice:" in text
     assert rec.turns == []
+
+
+def test_a_game_over_a_preset_follows_the_preset():
+    # knightmate: the knight is royal and the game starts from the preset's own
+    # layout; every turn played is a complete legal turn under the preset (found
+    # on its tree), and replaying the turns on text reaches the same result
+    from dice import apply_move, end_turn, turn_tree, with_dice
+    from presets import get, load
+    from presets.layouts import get_layout
+    rs = load("knightmate-rules")
+    rec = play_game(seed=3, white="greedy", black="greedy", max_turns=300, quiet=True, ruleset=rs)
+    assert rec.winner in ("white", "black")
+    layout = get_layout(get("knightmate-rules").preferred_layout).fen
+    dfen = " ".join(layout.split()[:6]) + " -"
+    for i, (color, faces, played) in enumerate(rec.turns):
+        dfen = with_dice(dfen, faces, rs)
+        node = turn_tree(dfen, rs).nodes
+        for u in played:
+            assert u in node, (dfen, played)
+            node = node[u][1]
+            dfen = apply_move(dfen, u, rs)
+        assert node == {}                     # a complete turn
+        if i < len(rec.turns) - 1:
+            dfen = end_turn(dfen, rs)
+    assert dfen == rec.final
+    assert DiceGame(dfen, rs).winner() == rec.winner
