@@ -14,7 +14,7 @@ from .errors import DuplicateProductionError, MatchError, ReteError, UnknownProd
     UnknownStageError
 from .joinorder import control_states
 from .model import Production, Rule, as_production
-from .network import JoinNode, NCCNode, ProductionNode, delete_token, node_serial
+from .network import JoinNode, NCCNode, ProductionNode, beta_nodes, delete_token, node_serial
 
 
 class NetworkEditing:
@@ -131,15 +131,7 @@ class NetworkEditing:
                              e) from e
 
     def _all_nodes(self):
-        stack = [self.root]
-        seen = set()
-        while stack:
-            n = stack.pop()
-            if id(n) in seen:
-                continue
-            seen.add(id(n))
-            yield n
-            stack.extend(getattr(n, "children", ()))
+        return beta_nodes(self.root)
 
     def _detach(self, node) -> None:
         parent = getattr(node, "parent", None)

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import networkx as nx
 
+from .network import beta_nodes
+
 
 def _label(node) -> str:
     kind = getattr(node, "kind", type(node).__name__)
@@ -51,13 +53,7 @@ def network_graph(session) -> nx.DiGraph:
                 g.add_node(mid, kind="alpha-memory", label=f"amem {m.template}", size=len(m.items),
                            indexes=len(m.indexes))
                 g.add_edge(nid(n, "a"), mid)
-    stack = [session.root]
-    seen = set()
-    while stack:
-        n = stack.pop()
-        if id(n) in seen:
-            continue
-        seen.add(id(n))
+    for n in beta_nodes(session.root):
         me = nid(n, "b")
         size = len(getattr(n, "tokens", ()) or ())
         g.add_node(me, kind=getattr(n, "kind", "?"), label=_label(n), size=size)
@@ -66,7 +62,6 @@ def network_graph(session) -> nx.DiGraph:
             g.add_edge(nid(amem, "am"), me)
         for c in getattr(n, "children", ()):
             g.add_edge(me, nid(c, "b"))
-            stack.append(c)
         partner = getattr(n, "partner", None)
         if partner is not None:
             g.add_edge(nid(partner, "b"), me, kind="ncc-partner")

@@ -971,3 +971,16 @@ class TestNode:
         for tok in self.parent.outputs():
             if self.test(tok.facts, None):
                 child.left_activate(tok, None)
+
+
+def beta_nodes(root):
+    """Every node below ``root`` (the beta network), each once, depth first."""
+    stack = [root]
+    seen = set()
+    while stack:
+        n = stack.pop()
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        yield n
+        stack.extend(getattr(n, "children", ()))
