@@ -215,10 +215,8 @@ def cmd_play(args) -> int:
     from chess_rules.play import play
     fen = _fen(args) if (args.fen or args.layout) else None
     if fen is None:
-        from presets import get
-        layouts = [get(p).preferred_layout for p in (args.preset or []) if get(p).preferred_layout]
-        from presets.layouts import get_layout
-        fen = get_layout(layouts[0] if layouts else "standard").fen
+        from presets.layouts import preferred_layout
+        fen = preferred_layout(args.preset or []).fen
     return play(fen, _ruleset(args), human=args.human, seed=args.seed, max_moves=args.max_moves)
 
 

@@ -145,19 +145,6 @@ def choose_turn(dfen: str, bot: str, rng: random.Random, tree=None,
     return rng.choice([p for p, s in scored if s == best])
 
 
-def _start_dfen(ruleset) -> str | None:
-    """The first preset's preferred layout, with no dice (None: no such layout)."""
-    if ruleset is None:
-        return None
-    from presets import get
-    from presets.layouts import get_layout
-    for pid in ruleset.presets:
-        layout = get(pid).preferred_layout
-        if layout:
-            return " ".join(get_layout(layout).fen.split()[:6]) + " -"
-    return None
-
-
 @dataclass
 class GameRecord:
     """What :func:`play_game` played: the turns (roll, micro-moves) and the end."""
@@ -183,7 +170,10 @@ def play_game(seed: int | None = None, white: str = "greedy", black: str = "rand
 
     console = console or Console()
     rng = random.Random(seed)
-    dfen = start or _start_dfen(ruleset) or START_DFEN
+    if start is None and ruleset is not None and ruleset.presets:
+        from presets.layouts import preferred_layout
+        start = preferred_layout(ruleset.presets).fen + " -"      # no dice yet
+    dfen = start or START_DFEN
     rec = GameRecord()
     ask = inputs or (lambda prompt: console.input(prompt))
     say = (lambda *a, **k: None) if quiet else console.print

@@ -38,3 +38,14 @@ def get_layout(layout_id: str) -> Layout:
     except KeyError:
         raise UnknownLayoutError(
             f"unknown layout {layout_id!r} (layouts: {', '.join(LAYOUTS)})") from None
+
+
+def preferred_layout(preset_ids) -> Layout:
+    """The layout a game under ``preset_ids`` starts from: the first preset's
+    preferred one, else the standard position."""
+    from .registry import get
+    for pid in preset_ids:
+        layout = get(pid).preferred_layout
+        if layout:
+            return get_layout(layout)
+    return LAYOUTS["standard"]

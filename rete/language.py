@@ -43,8 +43,6 @@ pattern, on the variable bound to the slot.
 """
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import math
 import os
 import re
@@ -582,8 +580,11 @@ def _located(e: BaseException, source: str, line: int, column: int) -> BaseExcep
     return e
 
 
-def _where(session, e: BaseException, loc: _Loc) -> tuple[int, int]:
-    """The position in the rule text that the engine's error is about."""
+def error_position(e: BaseException, loc: _Loc, templates, functions) -> tuple[int, int]:
+    """Where in one rule's text (``loc``, from :attr:`RuleFile.rule_locs`) a compile
+    error points, given the templates and functions it was compiled against: the
+    unknown template, slot, function, stage or unbound variable itself, a clashing
+    rule's name, else the rule."""
     def first(kind, pred):
         for k, key, line, col in loc.refs:
             if k == kind and pred(key):
@@ -592,14 +593,14 @@ def _where(session, e: BaseException, loc: _Loc) -> tuple[int, int]:
 
     hit = None
     if isinstance(e, UnknownTemplateError):
-        hit = first("template", lambda t: t not in session.templates)
+        hit = first("template", lambda t: t not in templates)
     elif isinstance(e, UnknownSlotError):
-        hit = first("slot", lambda ts: ts[0] in session.templates
-                    and not _has_slot(session.templates[ts[0]], ts[1]))
+        hit = first("slot", lambda ts: ts[0] in templates
+                    and not _has_slot(templates[ts[0]], ts[1]))
         if hit is None:
             hit = first("mslot", lambda vs: True)
     elif isinstance(e, UnknownFunctionError):
-        hit = first("function", lambda f: f not in session.functions)
+        hit = first("function", lambda f: f not in functions)
     elif isinstance(e, UnboundVariableError):
         m = re.search(r"\?([A-Za-z_][A-Za-z0-9_-]*)", str(e))
         if m:
@@ -609,13 +610,6 @@ def _where(session, e: BaseException, loc: _Loc) -> tuple[int, int]:
     elif isinstance(e, DuplicateProductionError):
         hit = loc.name
     return hit or (loc.line, loc.column)
-
-
-def error_position(e: BaseException, loc: _Loc, templates, functions) -> tuple[int, int]:
-    """Where in one rule's text (``loc``, from :attr:`RuleFile.rule_locs`) a compile
-    error points, given the templates and functions it was compiled against: the
-    unknown template, slot, function or unbound variable itself, else the rule."""
-    return _where(SimpleNamespace(templates=templates, functions=functions), e, loc)
 
 
 def _has_slot(t: Template, slot: str) -> bool:
@@ -700,7 +694,8 @@ def load_rules(session, text_or_path, source: str | None = None, *,
                 try:
                     session.add_production(prod, replace=replace_this)
                 except ReteError as e:
-                    raise _located(e, src, *_where(session, e, loc))
+                    raise _located(e, src, *error_position(e, loc, session.templates,
+                                                                  session.functions))
                 added.append(prod.name)
     except BaseException:
         for name in reversed(added):

@@ -193,3 +193,11 @@ def test_extinction_each_target(target):
         g.push("a8" + victim)
     out = g.outcome()
     assert out is not None and out.winner == "white" and out.reason == f"no {target} left"
+
+
+def test_preferred_layout_is_the_first_presets_own():
+    from presets.layouts import LAYOUTS, preferred_layout
+    assert preferred_layout([]) is LAYOUTS["standard"]
+    assert preferred_layout(["piece-hp"]) is LAYOUTS["standard"]
+    assert preferred_layout(["piece-hp", "knightmate-rules"]) is LAYOUTS["knightmate"]
+    assert preferred_layout(["monster-rules", "dual-king"]) is LAYOUTS["monster"]
