@@ -18,8 +18,9 @@ from .errors import (CompileError, UnboundVariableError, UnknownFunctionError,
 from .model import (AssertFact, Call, Exists, Expr, Halt, Modify, Not, Pattern, Production,
                     Retract, Test, Var)
 from .joinorder import Moved, control_last, written_index
-from .network import (AlphaMemory, AlphaNode, BetaMemory, JoinNode, JoinSpec, NCCNode,
-                      NCCPartner, NegativeNode, ProductionNode, Store, TestNode)
+from .alpha import AlphaMemory, AlphaNode
+from .network import (BetaMemory, JoinNode, JoinSpec, NCCNode, NCCPartner, NegativeNode,
+                      ProductionNode, Store, TestNode)
 
 
 class Compiler:

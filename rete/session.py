@@ -31,7 +31,9 @@ from .errors import (ActionError, DuplicateTemplateError, MatchError, RetractedF
 from .journal import Journal, _tags
 from .joinorder import JOIN_ORDERS
 from .model import Fact, Template
-from .network import MISSING, AlphaNode, RootMemory, delete_token, hkey
+from .alpha import AlphaNode
+from .network import RootMemory
+from .tokens import MISSING, delete_token, hkey
 from .reactive import checked_templates, reactive_slots
 
 __all__ = ["Session", "Context", "Firing"]
