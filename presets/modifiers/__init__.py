@@ -189,14 +189,14 @@ import difflib
 import json
 from pathlib import Path
 
-from .engine import (DISPATCH_STAGES, STAGE_NAMES, Registry, apply_topology, attr_slot,
-                     check_composition, ensure_capture_flag_filter, ensure_stage_rules,
-                     extend_slots, install)
+from .engine import (apply_topology, check_composition, ensure_capture_flag_filter,
+                     ensure_stage_rules, extend_slots, install)
 from .models import (DESCRIPTOR_VERSION, KINDS, MAX_PRIMITIVE_COUNT, MAX_RECURSION_DEPTH,
                      TRIGGER_KINDS, BadParamsError, Descriptor, DescriptorError,
                      DescriptorVersionError, ModifierCompositionError, ModifierError,
                      PrimitiveCountError, RecursionDepthError, UnknownKindError,
                      UnknownModifierError, count_nodes, descriptor_schema, validate_descriptor)
+from .registry import DISPATCH_STAGES, STAGE_NAMES, Registry, attr_slot
 
 GALLERY_DIR = Path(__file__).parent / "gallery"
 
