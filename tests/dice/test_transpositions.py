@@ -61,7 +61,7 @@ def check_commutes(dfen: str) -> int:
     seen: dict = {}
     _orders(DiceGame(dfen), (), seen)
     shared = 0
-    for moves, by_order in seen.items():
+    for by_order in seen.values():
         keys = set(by_order.values())
         assert len(keys) == 1, (dfen, sorted(by_order))
         shared += len(by_order) > 1

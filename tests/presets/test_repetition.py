@@ -16,7 +16,7 @@ import pytest
 
 from chess_rules.game import Game
 from presets import all_presets, load
-from presets.layouts import get_layout
+from presets.layouts import preferred_layout
 
 PRESETS = [m.id for m in all_presets()]
 
@@ -32,7 +32,7 @@ def _position(g: Game) -> str:
 def _shuffle_playout(pid: str, seed: int, plies: int):
     meta = {m.id: m for m in all_presets()}[pid]
     rs = load(pid, *meta.requires)
-    g = Game(get_layout(meta.preferred_layout or "standard").fen, ruleset=rs)
+    g = Game(preferred_layout([pid]).fen, ruleset=rs)
     rng = random.Random(seed)
     seen = [_position(g)]
     last: dict[str, str] = {}
