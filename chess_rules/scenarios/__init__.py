@@ -12,9 +12,9 @@ import time
 from pathlib import Path
 from typing import Iterable
 
-from .model import Arg, Expectation, Loc, Scenario, ScenarioError, Setup, Step
+from .model import Arg, Expectation, Loc, Scenario, ScenarioError, ScenarioFailure, Setup, Step
 from .parser import parse_file, parse_text
-from .runner import ScenarioFailure, run_scenario
+from .runner import run_scenario
 
 __all__ = ["Arg", "Expectation", "Loc", "Scenario", "ScenarioError", "ScenarioFailure",
            "Setup", "Step", "parse_file", "parse_text", "run_scenario", "find_files", "main"]

@@ -1,4 +1,11 @@
-"""Plain dataclasses a scenario file is read into (see ``parser.py``)."""
+"""Plain dataclasses a scenario file is read into (see ``parser.py``), and the
+two ways a scenario goes wrong: :class:`ScenarioError` (it cannot be set up or
+played) and :class:`ScenarioFailure` (an expectation does not hold).
+
+The runner is in parts: ``setup.py`` (rule set and start position),
+``checks.py`` (the statements every scenario has), ``game_runner.py`` and
+``dice_runner.py`` (chess and Dice Chess), ``runner.py`` (``run_scenario``).
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -154,3 +161,34 @@ class Scenario:
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line} {self.name}"
+
+
+class ScenarioFailure(AssertionError):
+    """An expectation that does not hold."""
+
+    def __init__(self, loc: Loc, statement: str, expected: str, actual: str,
+                 explanation: str | None = None, context: str | None = None):
+        self.loc = loc
+        self.statement = statement
+        self.expected = expected
+        self.actual = actual
+        self.explanation = explanation
+        self.context = context
+        super().__init__(self.report())
+
+    def report(self) -> str:
+        lines = [f"{self.loc}: {self.statement}",
+                 f"  expected: {self.expected}",
+                 f"  actual:   {self.actual}"]
+        if self.explanation:
+            for i, ln in enumerate(self.explanation.splitlines()):
+                lines.append(("  explanation: " if i == 0 else "               ") + ln)
+        if self.context:
+            lines.append(f"  {self.context}")
+        return "\n".join(lines)
+
+
+def scenario_error(msg: str, where) -> ScenarioError:
+    """A :class:`ScenarioError` at ``where`` (an argument, step, expectation or location)."""
+    loc = where.loc if isinstance(where, (Arg, Step, Expectation)) else where
+    return ScenarioError(msg, loc.file, loc.line, loc.column)

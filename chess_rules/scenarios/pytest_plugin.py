@@ -10,9 +10,9 @@ import os
 
 import pytest
 
-from .model import ScenarioError
+from .model import ScenarioError, ScenarioFailure
 from .parser import parse_file
-from .runner import ScenarioFailure, run_scenario
+from .runner import run_scenario
 
 EXTENSION = ".hrt"
 

@@ -1,0 +1,150 @@
+"""A scenario's setup: the rule set and starting position it describes, and
+where to point when the setup is refused."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from chess_rules.errors import ChessError
+from chess_rules.fen import STARTING_FEN
+from chess_rules.squares import parse_square
+
+from rete.errors import ReteError
+
+from .model import Scenario, ScenarioError, scenario_error
+
+#: What a refused setup raises: the chess layer's errors (presets, FEN, modifiers),
+#: the engine's (a rule file that does not compile), bad values, unreadable files.
+REFUSALS = (ChessError, ReteError, ValueError, OSError)
+
+
+def _base_dir(sc: Scenario) -> Path:
+    return Path(sc.file).resolve().parent if sc.file and not sc.file.startswith("<") else Path.cwd()
+
+
+def build_ruleset(sc: Scenario):
+    """The rule set a scenario's setup describes (typed errors propagate)."""
+    s = sc.setup
+    ids = [a.text for a in s.presets]
+    if ids or s.config:
+        from presets.registry import load
+        rs = load(*ids, config=s.config or None)
+    else:
+        from chess_rules.fide import fide_rules
+        rs = fide_rules()
+    base = _base_dir(sc)
+    for arg in s.rules:
+        try:
+            from chess_rules.custom import load_rule_file
+        except ImportError as e:
+            raise scenario_error(f"'rules' needs chess_rules.custom.load_rule_file, which is not "
+                                 f"available ({e})", arg) from None
+        path = Path(arg.text)
+        if not path.is_absolute():
+            path = base / path
+        rs = load_rule_file(rs, str(path))
+    for arg, squares in s.modifiers:
+        try:
+            from presets.modifiers import attach
+        except ImportError as e:
+            raise scenario_error(f"'modifier' needs presets.modifiers.attach, which is not available ({e})",
+                                 arg) from None
+        rs = attach(rs, arg.text, squares=list(squares) if squares else None,
+                    base_dir=str(base))
+    return rs
+
+
+def start_text(sc: Scenario) -> str:
+    """The starting FEN (or extended position) after fen/layout, place and remove."""
+    s = sc.setup
+    if s.fen is not None:
+        text = s.fen.text
+    elif s.layout is not None:
+        from presets.layouts import get_layout
+        text = get_layout(s.layout.text).fen
+    else:
+        text = STARTING_FEN
+    if s.place or s.remove:
+        text = _edit_board(text, s.place, s.remove, s.fen or s.layout or sc)
+    return text
+
+
+def _edit_board(text: str, place, remove, where) -> str:
+    fields = text.split()
+    rows = fields[0].split("/") if fields else []
+    if len(rows) != 8:
+        raise scenario_error(f"cannot place pieces: {fields[0] if fields else text!r} is not an 8-rank board",
+                             where.loc if hasattr(where, "loc") else where)
+    board: list[str | None] = []
+    for row in reversed(rows):          # rank 1 first
+        cells: list[str | None] = []
+        for ch in row:
+            if ch.isdigit():
+                cells += [None] * int(ch)
+            else:
+                cells.append(ch)
+        if len(cells) != 8:
+            raise scenario_error(f"cannot place pieces: rank {row!r} does not hold 8 squares",
+                                 where.loc if hasattr(where, "loc") else where)
+        board += cells
+    for sq, loc in remove:
+        board[parse_square(sq)] = None
+    for letter, sq, loc in place:
+        board[parse_square(sq)] = letter
+    out = []
+    for rank in range(7, -1, -1):
+        row, empty = "", 0
+        for f in range(8):
+            c = board[rank * 8 + f]
+            if c is None:
+                empty += 1
+                continue
+            if empty:
+                row += str(empty)
+                empty = 0
+            row += c
+        out.append(row + (str(empty) if empty else ""))
+    fields[0] = "/".join(out)
+    return " ".join(fields)
+
+
+def locate_setup_error(sc: Scenario, e: Exception) -> ScenarioError:
+    """Point a refused setup at the statement (and word) responsible."""
+    s = sc.setup
+    name = type(e).__name__
+    msg = f"{name}: {e}"
+    names = {c.__name__ for c in type(e).__mro__}
+    if "UnknownPresetError" in names:
+        try:
+            from presets.registry import _modules
+            known = set(_modules())
+        except Exception:  # pragma: no cover - registry itself broken
+            known = set()
+        for a in s.presets:
+            if a.text not in known:
+                return scenario_error(msg, a)
+    if "UnknownLayoutError" in names and s.layout is not None:
+        return scenario_error(msg, s.layout)
+    if "PresetConfigError" in names and s.config_loc is not None:
+        text = str(e)
+        for a in s.config_args:             # the word of the preset the error names
+            pid = a.text.split(".", 1)[0]
+            if f"'{pid}'" in text or f'"{pid}"' in text:
+                return scenario_error(msg, a)
+        return scenario_error(msg, s.config_loc)
+    if names & {"FenError", "DfenError"}:
+        src = s.dfen or s.fen or s.layout
+        if src is not None:
+            return scenario_error(msg, src)
+    if "PresetError" in names and s.presets:
+        return scenario_error(msg, s.presets[0])
+    for arg in s.rules:
+        if arg.text in str(e) or Path(arg.text).name in str(e):
+            return scenario_error(msg, arg)
+    for arg, _ in s.modifiers:
+        if arg.text in str(e):
+            return scenario_error(msg, arg)
+    if s.rules and "Rule" in name:
+        return scenario_error(msg, s.rules[0])
+    if s.modifiers and ("Modifier" in name or "Descriptor" in name):
+        return scenario_error(msg, s.modifiers[0][0])
+    return scenario_error(msg, sc.loc)
