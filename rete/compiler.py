@@ -19,8 +19,8 @@ from .model import (AssertFact, Call, Exists, Expr, Halt, Modify, Not, Pattern, 
                     Retract, Test, Var)
 from .joinorder import Moved, control_last, written_index
 from .alpha import AlphaMemory, AlphaNode
-from .network import (BetaMemory, JoinNode, JoinSpec, NCCNode, NCCPartner, NegativeNode,
-                      ProductionNode, Store, TestNode)
+from .negation import NCCNode, NCCPartner, NegativeNode
+from .network import BetaMemory, JoinNode, JoinSpec, ProductionNode, Store, TestNode
 
 
 class Compiler:

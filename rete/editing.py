@@ -14,7 +14,8 @@ from .errors import DuplicateProductionError, MatchError, ReteError, UnknownProd
     UnknownStageError
 from .joinorder import control_states
 from .model import Production, Rule, as_production
-from .network import JoinNode, NCCNode, ProductionNode, beta_nodes, node_serial
+from .negation import NCCNode
+from .network import JoinNode, ProductionNode, beta_nodes, node_serial
 from .tokens import delete_token
 
 

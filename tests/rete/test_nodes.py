@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from rete import Assert, Exists, Not, P, Rule, Session, Test, V
-from rete.network import (BetaMemory, JoinNode, NCCNode, NCCPartner, NegativeNode,
-                          ProductionNode)
+from rete.negation import NCCNode, NCCPartner, NegativeNode
+from rete.network import BetaMemory, JoinNode, ProductionNode
 
 
 def names(s):

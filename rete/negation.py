@@ -1,0 +1,281 @@
+"""Negation in the beta network: ``not``/``exists`` over one pattern
+(:class:`NegativeNode`) and over a conjunction (:class:`NCCNode` with its
+subnetwork's bottom, :class:`NCCPartner`).
+
+Their tokens are *gated* (see the invariants in :mod:`rete.network`): a token
+passes on to the joins below only while its condition holds, and
+``tok.passing`` says whether it does.
+"""
+from __future__ import annotations
+
+from .network import Store
+from .tokens import MISSING, GatedToken, ResultToken, _bucket, _bucket_add, delete_children, hkey
+
+
+class NegativeNode(Store):
+    """``not P`` (or ``exists P`` when ``exists`` is set) over one pattern.
+
+    A token passes while no fact of the alpha memory joins with it (exists:
+    while at least one does). Join results are kept per token, so a fact's
+    arrival or departure updates only the tokens it joins.
+    """
+
+    gated = True
+
+    token_class = GatedToken
+
+    def __init__(self, parent, amem, join_spec, exists=False, session=None):
+        super().__init__(parent)
+        self.amem = amem
+        self.exists = exists
+        self.kind = "exists" if exists else "negative"
+        self.spec = join_spec  # JoinSpec: keys and tests
+        self.own_index: dict = {}
+        self.session = session
+        self.left_store = self      # its own tokens are what a new fact joins with
+
+    def left_activate(self, parent_tok, fact=None) -> None:
+        # new_token inlined. Under a join (``fact`` given) the token also holds
+        # the joined fact: the beta memory between the two is fused away
+        if fact is None:
+            tok = GatedToken(parent_tok, None, self)
+        else:
+            tok = GatedToken(parent_tok, fact, self, parent_tok.facts + (fact, None))
+            fact.tokens[tok] = None
+        ch = parent_tok.children
+        if ch is None:
+            parent_tok.children = {tok: None}
+        else:
+            ch[tok] = None
+        self.tokens[tok] = None
+        facts = tok.facts
+        if self.indexes:
+            for ent in self.indexes.values():
+                _bucket_add(ent[1], ent[0](facts), tok)
+        spec = self.spec
+        lk = spec.left_key
+        if lk is not None:
+            k = tok.key = lk(facts)
+            own = self.own_index
+            try:
+                b = own.get(k)
+            except TypeError:
+                k = tok.key = hkey(k)
+                b = own.get(k)
+            if b is None:
+                own[k] = {tok: None}
+            else:
+                b[tok] = None
+            cand = spec.amem_index.get(k)
+            if not cand:
+                cand = ()
+            else:
+                cand = cand.values()
+        else:
+            cand = self.amem.items.values()
+        res = None              # made on the first join result (most tokens have none)
+        test = spec.test
+        for f in cand:
+            if test is None or test(facts, f):
+                if res is None:
+                    res = {f: None}
+                else:
+                    res[f] = None
+                f.neg_results[tok] = None
+        tok.results = res
+        if (res is not None) == self.exists:
+            for c in self.children:
+                c.left_activate(tok)
+        else:
+            tok.passing = False
+
+    def right_activate(self, fact) -> None:
+        spec = self.spec
+        if spec.left_key is not None:
+            toks = _bucket(self.own_index, spec.right_key(fact))
+            if not toks:
+                return
+        else:
+            toks = self.tokens
+        test = spec.test
+        exists = self.exists
+        for tok in toks:
+            if test is None or test(tok.facts, fact):
+                res = tok.results
+                was_empty = not res
+                if res is None:
+                    tok.results = {fact: None}
+                else:
+                    res[fact] = None
+                fact.neg_results[tok] = None
+                if was_empty:
+                    if exists:
+                        if not tok.passing:
+                            tok.passing = True
+                            for c in self.children:
+                                c.left_activate(tok)
+                    elif tok.passing:
+                        tok.passing = False
+                        delete_children(tok)
+
+    def fact_removed(self, tok, fact) -> None:
+        """``fact`` left; unblocking is queued on the session (emitted after deletions)."""
+        res = tok.results
+        if res is not None:
+            res.pop(fact, None)
+        if not res:
+            if self.exists:
+                if tok.passing:
+                    tok.passing = False
+                    delete_children(tok)
+            elif not tok.passing:
+                self.session._unblocked.append(tok)
+
+    def unblock(self, tok) -> None:
+        if not tok.dead and not tok.passing and bool(tok.results) == self.exists:
+            tok.passing = True
+            for c in self.children:
+                c.left_activate(tok)
+
+    def remove_token(self, tok) -> None:
+        del self.tokens[tok]
+        res = tok.results
+        if res:
+            for f in res:
+                f.neg_results.pop(tok, None)
+        if self.spec.left_key is not None:
+            own = self.own_index
+            k = tok.key
+            b = own.get(k)
+            if b is not None:
+                b.pop(tok, None)
+                if not b:
+                    del own[k]
+        if self.indexes:
+            self.remove_from_indexes(tok)
+
+    def outputs(self):
+        return [t for t in self.tokens if t.passing]
+
+
+class NCCNode(Store):
+    """A negated conjunction ``not (A and B ...)`` (or ``exists (...)``).
+
+    The conjunction is a subnetwork hanging off the same parent store; its
+    bottom is the :class:`NCCPartner`, which files each complete sub-match
+    under the NCC token that owns it (the token made from the same parent
+    token).
+    """
+
+    gated = True
+
+    token_class = GatedToken
+
+    def __init__(self, parent, depth, exists=False, session=None):
+        super().__init__(parent)
+        self.partner: NCCPartner | None = None
+        self.depth = depth          # length of the parent tokens' fact tuple
+        self.exists = exists
+        self.kind = "ncc-exists" if exists else "ncc"
+        self.by_parent: dict = {}   # parent token -> owner token
+        self.pending: dict = {}     # parent token -> {results} that arrived first
+        self.session = session
+
+    def left_activate(self, parent_tok, fact=None) -> None:
+        tok = self.new_token(parent_tok, None)
+        self.by_parent[parent_tok] = tok
+        res = self.pending.pop(parent_tok, None)
+        if res is None:
+            res = {}
+        else:
+            for r in res:
+                r.owner = tok
+        tok.results = res
+        if bool(res) == self.exists:
+            for c in self.children:
+                c.left_activate(tok)
+        else:
+            tok.passing = False
+
+    def add_result(self, parent_tok, result) -> None:
+        owner = self.by_parent.get(parent_tok)
+        if owner is None:
+            self.pending.setdefault(parent_tok, {})[result] = None
+            return
+        result.owner = owner
+        res = owner.results
+        was_empty = not res
+        res[result] = None
+        if was_empty:
+            if self.exists:
+                if not owner.passing:
+                    owner.passing = True
+                    for c in self.children:
+                        c.left_activate(owner)
+            elif owner.passing:
+                owner.passing = False
+                delete_children(owner)
+
+    def result_removed(self, result) -> None:
+        owner = result.owner
+        if owner is None:
+            # still pending: drop it from the buffer
+            for k, d in list(self.pending.items()):
+                if result in d:
+                    del d[result]
+                    if not d:
+                        del self.pending[k]
+            return
+        result.owner = None
+        res = owner.results
+        if res.pop(result, MISSING) is MISSING or res or owner.dead:
+            return
+        if self.exists:
+            if owner.passing:
+                owner.passing = False
+                delete_children(owner)
+        elif not owner.passing:
+            self.session._unblocked.append(owner)
+
+    def unblock(self, tok) -> None:
+        if not tok.dead and not tok.passing and bool(tok.results) == self.exists:
+            tok.passing = True
+            for c in self.children:
+                c.left_activate(tok)
+
+    def remove_token(self, tok) -> None:
+        del self.tokens[tok]
+        if self.by_parent.get(tok.parent) is tok:
+            del self.by_parent[tok.parent]
+        for r in tok.results:
+            r.owner = None
+        if self.indexes:
+            self.remove_from_indexes(tok)
+
+    def outputs(self):
+        return [t for t in self.tokens if t.passing]
+
+
+class NCCPartner(Store):
+    """Bottom of an NCC subnetwork: reports complete sub-matches to the NCC node."""
+
+    kind = "ncc-partner"
+
+    token_class = ResultToken
+
+    def __init__(self, parent, ncc: NCCNode):
+        super().__init__(parent)
+        self.ncc = ncc
+        self.top = ncc.parent       # the store both the NCC node and the subnetwork hang off
+
+    def left_activate(self, parent_tok, fact=None) -> None:
+        tok = self.new_token(parent_tok, fact)
+        anc = parent_tok
+        top = self.top
+        while anc.node is not top:
+            anc = anc.parent
+        self.ncc.add_result(anc, tok)
+
+    def remove_token(self, tok) -> None:
+        del self.tokens[tok]
+        self.ncc.result_removed(tok)
