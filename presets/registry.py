@@ -24,7 +24,7 @@ from chess_rules.fide import fide_rules
 from chess_rules.ruleset import RuleSet
 
 from .base import (ConflictingPresetsError, IncompatiblePresetsError, MissingRequirementError,
-                   PresetConfigError, PresetError, PresetMeta, PresetRules,
+                   PresetConfigError, PresetMeta, PresetRules,
                    RequirementCycleError, UnknownPresetError)
 
 PRESET_MODULES: list[str] = [

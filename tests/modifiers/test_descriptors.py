@@ -246,7 +246,6 @@ def test_attribute_names_that_would_clobber_piece_slots_are_refused():
     with pytest.raises(BadParamsError) as ei:
         validate_descriptor(desc(add("Type", 1)))
     assert ei.value.path == "$.primitives[0].params.attr"
-    from chess_rules.ruleset import RuleSet  # noqa: F401
     rs = fide_rules().copy()
     rs.templates["piece"] = rs.templates["piece"].extended("charge", defaults={"charge": 0})
     with pytest.raises(ModifierCompositionError, match="charge"):

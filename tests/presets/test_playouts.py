@@ -27,7 +27,6 @@ import pytest
 
 from chess_rules.game import Game
 from chess_rules.squares import opposite
-from presets import registry
 from presets.base import ConflictingPresetsError, PresetError
 from presets.layouts import get_layout
 from presets.registry import all_presets, check_composition, load
