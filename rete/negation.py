@@ -12,17 +12,52 @@ from .network import Store
 from .tokens import MISSING, GatedToken, ResultToken, _bucket, _bucket_add, delete_children, hkey
 
 
-class NegativeNode(Store):
+class GatedStore(Store):
+    """A store whose tokens pass on only while their condition holds: ``not``
+    while they have no join result, ``exists`` while they have one."""
+
+    gated = True
+
+    token_class = GatedToken
+
+    def first_result(self, tok) -> None:
+        """``tok`` just got its first result: an ``exists`` token passes, a ``not`` one stops."""
+        if self.exists:
+            if not tok.passing:
+                tok.passing = True
+                for c in self.children:
+                    c.left_activate(tok)
+        elif tok.passing:
+            tok.passing = False
+            delete_children(tok)
+
+    def last_result_gone(self, tok) -> None:
+        """``tok`` lost its last result: an ``exists`` token stops; a ``not`` one is
+        queued to pass on once the change has settled (``Session._flush_unblocked``)."""
+        if self.exists:
+            if tok.passing:
+                tok.passing = False
+                delete_children(tok)
+        elif not tok.passing:
+            self.session._unblocked.append(tok)
+
+    def unblock(self, tok) -> None:
+        if not tok.dead and not tok.passing and bool(tok.results) == self.exists:
+            tok.passing = True
+            for c in self.children:
+                c.left_activate(tok)
+
+    def outputs(self):
+        return [t for t in self.tokens if t.passing]
+
+
+class NegativeNode(GatedStore):
     """``not P`` (or ``exists P`` when ``exists`` is set) over one pattern.
 
     A token passes while no fact of the alpha memory joins with it (exists:
     while at least one does). Join results are kept per token, so a fact's
     arrival or departure updates only the tokens it joins.
     """
-
-    gated = True
-
-    token_class = GatedToken
 
     def __init__(self, parent, amem, join_spec, exists=False, session=None):
         super().__init__(parent)
@@ -98,7 +133,6 @@ class NegativeNode(Store):
         else:
             toks = self.tokens
         test = spec.test
-        exists = self.exists
         for tok in toks:
             if test is None or test(tok.facts, fact):
                 res = tok.results
@@ -109,14 +143,7 @@ class NegativeNode(Store):
                     res[fact] = None
                 fact.neg_results[tok] = None
                 if was_empty:
-                    if exists:
-                        if not tok.passing:
-                            tok.passing = True
-                            for c in self.children:
-                                c.left_activate(tok)
-                    elif tok.passing:
-                        tok.passing = False
-                        delete_children(tok)
+                    self.first_result(tok)
 
     def fact_removed(self, tok, fact) -> None:
         """``fact`` left; unblocking is queued on the session (emitted after deletions)."""
@@ -124,18 +151,7 @@ class NegativeNode(Store):
         if res is not None:
             res.pop(fact, None)
         if not res:
-            if self.exists:
-                if tok.passing:
-                    tok.passing = False
-                    delete_children(tok)
-            elif not tok.passing:
-                self.session._unblocked.append(tok)
-
-    def unblock(self, tok) -> None:
-        if not tok.dead and not tok.passing and bool(tok.results) == self.exists:
-            tok.passing = True
-            for c in self.children:
-                c.left_activate(tok)
+            self.last_result_gone(tok)
 
     def remove_token(self, tok) -> None:
         del self.tokens[tok]
@@ -154,11 +170,8 @@ class NegativeNode(Store):
         if self.indexes:
             self.remove_from_indexes(tok)
 
-    def outputs(self):
-        return [t for t in self.tokens if t.passing]
 
-
-class NCCNode(Store):
+class NCCNode(GatedStore):
     """A negated conjunction ``not (A and B ...)`` (or ``exists (...)``).
 
     The conjunction is a subnetwork hanging off the same parent store; its
@@ -166,10 +179,6 @@ class NCCNode(Store):
     under the NCC token that owns it (the token made from the same parent
     token).
     """
-
-    gated = True
-
-    token_class = GatedToken
 
     def __init__(self, parent, depth, exists=False, session=None):
         super().__init__(parent)
@@ -207,14 +216,7 @@ class NCCNode(Store):
         was_empty = not res
         res[result] = None
         if was_empty:
-            if self.exists:
-                if not owner.passing:
-                    owner.passing = True
-                    for c in self.children:
-                        c.left_activate(owner)
-            elif owner.passing:
-                owner.passing = False
-                delete_children(owner)
+            self.first_result(owner)
 
     def result_removed(self, result) -> None:
         owner = result.owner
@@ -230,18 +232,7 @@ class NCCNode(Store):
         res = owner.results
         if res.pop(result, MISSING) is MISSING or res or owner.dead:
             return
-        if self.exists:
-            if owner.passing:
-                owner.passing = False
-                delete_children(owner)
-        elif not owner.passing:
-            self.session._unblocked.append(owner)
-
-    def unblock(self, tok) -> None:
-        if not tok.dead and not tok.passing and bool(tok.results) == self.exists:
-            tok.passing = True
-            for c in self.children:
-                c.left_activate(tok)
+        self.last_result_gone(owner)
 
     def remove_token(self, tok) -> None:
         del self.tokens[tok]
@@ -251,9 +242,6 @@ class NCCNode(Store):
             r.owner = None
         if self.indexes:
             self.remove_from_indexes(tok)
-
-    def outputs(self):
-        return [t for t in self.tokens if t.passing]
 
 
 class NCCPartner(Store):
