@@ -226,7 +226,7 @@ class TurnTree:
 
 
 def _plain(nodes: dict) -> dict:
-    return {u: _plain(child) for u, (_, child) in nodes.items()}
+    return {u: _plain(child) if child else {} for u, (_, child) in nodes.items()}
 
 
 def _paths(nodes: dict, prefix: tuple):
