@@ -5,8 +5,9 @@ tests (:mod:`rete.alpha`); a beta network of token stores (beta memories,
 production nodes here; negative, exists and NCC nodes in :mod:`rete.negation`)
 linked by join nodes. Joins whose conditions share variables look their
 partners up in hashed indexes on both sides (the Rete-II part), so a join costs
-the size of the matching bucket rather than of the memory. Tokens (:mod:`rete.tokens`) are deleted tree-wise:
-each token knows its children, each fact the tokens that end in it.
+the size of the matching bucket rather than of the memory. Tokens
+(:mod:`rete.tokens`) are deleted tree-wise: each token knows its children,
+each fact the tokens that end in it.
 
 Invariants the code relies on (and the differential tests check):
 
