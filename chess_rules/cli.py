@@ -5,7 +5,7 @@ sorted; ``perft`` prints the node count as its last line (with ``--divide``,
 ``move: count`` lines first); errors go to stderr with a non-zero exit.
 
     houserules moves FEN [--preset ID ...] [--config ID.KEY=VALUE ...] [--rules FILE.hr]
-    houserules perft FEN DEPTH [--divide]
+    houserules perft FEN DEPTH [--divide] [--progress | --no-progress]
     houserules explain FEN MOVE
     houserules outcome FEN
     houserules rules [--preset ID ...]
@@ -105,15 +105,47 @@ def cmd_perft(args) -> int:
     g = _game(args)
     if args.depth < 0:
         raise ChessError("DEPTH must be 0 or more")
-    if args.divide:
-        total = 0
-        for u, n in sorted(g.perft_divide(args.depth).items()):
-            print(f"{u}: {n}")
-            total += n
-        print(total)
-    else:
+    if not args.divide and args.depth <= 1:
         print(g.perft(args.depth))
+        return 0
+    counts = _perft_with_progress(g, args.depth, _show_progress(args))
+    if args.divide:
+        for u, n in sorted(counts.items()):
+            print(f"{u}: {n}")
+    print(sum(counts.values()) if args.depth > 0 else 1)
     return 0
+
+
+def _show_progress(args, stream=None) -> bool:
+    """Progress goes to stderr, and only to a terminal (stdout stays the contract)."""
+    if args.progress is not None:
+        return args.progress
+    stream = stream or sys.stderr
+    return stream.isatty()
+
+
+def _perft_with_progress(g, depth: int, show: bool, stream=None) -> dict[str, int]:
+    """Perft per root move; with ``show``, a progress bar over the root moves on
+    ``stream`` (stderr), cleared when done."""
+    if depth == 0:
+        return {}
+    if not show:
+        return g.perft_divide(depth)
+    from rich.console import Console
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                               TimeElapsedColumn)
+    console = Console(file=stream or sys.stderr, force_terminal=True)
+    columns = (TextColumn("perft {task.fields[depth]}"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("root moves, {task.fields[nodes]:,} nodes"), TimeElapsedColumn())
+    with Progress(*columns, console=console, transient=True) as prog:
+        task = prog.add_task("perft", total=len(g.legal_moves()), depth=depth, nodes=0)
+        done = [0]
+
+        def on_move(uci, n):
+            done[0] += n
+            prog.update(task, advance=1, nodes=done[0])
+
+        return g.perft_divide(depth, on_move)
 
 
 def cmd_explain(args) -> int:
@@ -245,6 +277,8 @@ def build_parser() -> argparse.ArgumentParser:
     pf.add_argument("depth", type=int, help="plies")
     pf.add_argument("--layout")
     pf.add_argument("--divide", action="store_true", help="one 'move: count' line per root move")
+    pf.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                    help="a progress bar on stderr (default: when stderr is a terminal)")
     _add_rules_options(pf, fen=False)
     pf.set_defaults(func=cmd_perft)
 

@@ -425,12 +425,21 @@ class Game:
             self.pop()
         return n
 
-    def perft_divide(self, depth: int) -> dict[str, int]:
+    def perft_divide(self, depth: int, on_move=None) -> dict[str, int]:
+        """Perft per root move: uci -> leaf count at ``depth`` (``depth`` >= 1).
+
+        ``on_move(uci, count)``, if given, is called as each root move is done
+        (the CLI's progress display)."""
         out = {}
         for m in list(self.legal_moves()):
             self._play(m)
-            out[m.uci()] = self.perft(depth - 1)
-            self.pop()
+            try:
+                n = self.perft(depth - 1)
+            finally:
+                self.pop()
+            out[m.uci()] = n
+            if on_move is not None:
+                on_move(m.uci(), n)
         return out
 
     # ------------------------------------------------------------ explanations

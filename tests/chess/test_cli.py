@@ -124,3 +124,54 @@ def test_field_count_message_says_what_a_position_holds(capsys):
     code, _, err = run(capsys, "moves", "bad fen")
     assert code != 0
     assert "2 fields, expected 6 (or 4 without the clocks), then at most 16 key:value" in err
+
+
+class _Terminal:
+    """A stream that says it is a terminal (as stderr is when a person runs the CLI)."""
+
+    def __init__(self):
+        import io
+        self.buf = io.StringIO()
+
+    def isatty(self):
+        return True
+
+    def write(self, s):
+        return self.buf.write(s)
+
+    def flush(self):
+        pass
+
+
+def test_perft_progress_goes_to_a_terminal_stderr_only(capsys, monkeypatch):
+    term = _Terminal()
+    monkeypatch.setattr(sys, "stderr", term)
+    code = main(["perft", START, "3", "--divide"])
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    # stdout is the contract, unchanged by the progress display
+    assert code == 0 and lines[-1] == "8902" and len(lines) == 21
+    shown = term.buf.getvalue()
+    assert "perft 3" in shown and "20/20" in shown and "8,902 nodes" in shown
+
+
+def test_perft_progress_off_when_stderr_is_not_a_terminal_or_when_asked(capsys, monkeypatch):
+    code, out, err = run(capsys, "perft", START, "3")
+    assert code == 0 and out.splitlines() == ["8902"] and err == ""
+    monkeypatch.setattr(sys, "stderr", _Terminal())
+    code = main(["perft", START, "3", "--no-progress"])
+    assert code == 0 and sys.stderr.buf.getvalue() == ""
+
+
+def test_perft_depth_zero_and_one(capsys):
+    assert run(capsys, "perft", START, "0")[1].splitlines() == ["1"]
+    assert run(capsys, "perft", START, "0", "--divide")[1].splitlines() == ["1"]
+    lines = run(capsys, "perft", START, "1", "--divide")[1].splitlines()
+    assert lines[-1] == "20" and len(lines) == 21 and all(l.endswith(": 1") for l in lines[:-1])
+
+
+def test_perft_divide_reports_each_root_move_as_it_is_done():
+    from chess_rules.game import Game
+    seen = []
+    counts = Game(KIWIPETE).perft_divide(2, lambda u, n: seen.append((u, n)))
+    assert dict(seen) == counts and len(seen) == 48 and sum(counts.values()) == 2039
