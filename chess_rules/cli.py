@@ -116,17 +116,16 @@ def cmd_perft(args) -> int:
     return 0
 
 
-def _show_progress(args, stream=None) -> bool:
+def _show_progress(args) -> bool:
     """Progress goes to stderr, and only to a terminal (stdout stays the contract)."""
     if args.progress is not None:
         return args.progress
-    stream = stream or sys.stderr
-    return stream.isatty()
+    return sys.stderr.isatty()
 
 
-def _perft_with_progress(g, depth: int, show: bool, stream=None) -> dict[str, int]:
+def _perft_with_progress(g, depth: int, show: bool) -> dict[str, int]:
     """Perft per root move; with ``show``, a progress bar over the root moves on
-    ``stream`` (stderr), cleared when done."""
+    stderr, cleared when done."""
     if depth == 0:
         return {}
     if not show:
@@ -134,7 +133,7 @@ def _perft_with_progress(g, depth: int, show: bool, stream=None) -> dict[str, in
     from rich.console import Console
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                                TimeElapsedColumn)
-    console = Console(file=stream or sys.stderr, force_terminal=True)
+    console = Console(file=sys.stderr, force_terminal=True)
     columns = (TextColumn("perft {task.fields[depth]}"), BarColumn(), MofNCompleteColumn(),
                TextColumn("root moves, {task.fields[nodes]:,} nodes"), TimeElapsedColumn())
     with Progress(*columns, console=console, transient=True) as prog:
