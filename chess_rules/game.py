@@ -4,10 +4,12 @@
 >>> len(g.legal_moves())
 20
 >>> g.push("e2e4"); g.push("e7e5")
+Move(e2e4, fide.pawn-double-push)
+Move(e7e5, fide.pawn-double-push)
 >>> g.fen()
 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2'
 >>> print(g.explain("e1g1").text)
-e1g1: illegal - no castling move for White from e1 to g1: fide.castling needs a castling right and an empty path (f1 is not empty)
+e1g1: refused by fide.castling - f1 is not empty
 
 Every question is answered by the rule set on the engine: legal moves are the
 ``movegen`` request run through the generate and filter stages, a move is the

@@ -17,6 +17,7 @@ changed; bad input raises a typed error deriving from
 ``legal_turn_tree(dfen)``           every legal turn, a prefix tree of UCI micro-moves
 ``legal_uci_moves(dfen)``           the legal first micro-moves (judged afresh)
 ``apply_move(dfen, uci)``           one micro-move: the die spent, the colour kept
+``explain_move(dfen, uci)``         why a micro-move is legal (the production, the dice) or not
 ``end_turn(dfen)``                  the turn handed over
 ``playable_dice(dfen_at_roll, played)``  the die faces a legal turn can still spend
 
@@ -129,13 +130,13 @@ from .engine import DiceGame
 from .errors import (DfenError, DiceError, DiceMoveError, EndTurnError, GameOverError,
                      MaxMicroMovesError, NoDieError, NotLegalMoveError, RollError)
 from .rules import dice_rules
-from .turns import (TurnTree, apply_move, end_turn, legal_turn_tree, legal_uci_moves,
-                    playable_dice, roll, turn_tree, with_dice)
+from .turns import (TurnTree, apply_move, end_turn, explain_move, legal_turn_tree,
+                    legal_uci_moves, playable_dice, roll, turn_tree, with_dice)
 
 __all__ = [
     "parse_dfen", "format_dfen", "DfenPosition", "START_DFEN", "FACE_TYPE", "TYPE_FACE",
     "roll", "with_dice", "legal_turn_tree", "legal_uci_moves", "apply_move", "end_turn",
-    "playable_dice", "turn_tree", "TurnTree", "DiceGame", "dice_rules",
+    "explain_move", "playable_dice", "turn_tree", "TurnTree", "DiceGame", "dice_rules",
     "DfenError", "DiceError", "DiceMoveError", "NoDieError", "NotLegalMoveError",
     "MaxMicroMovesError", "GameOverError", "EndTurnError", "RollError",
 ]

@@ -6,6 +6,7 @@ Output formats are a contract:
     houserules dice tree DFEN             the legal turn tree as a JSON object ({} at a leaf)
     houserules dice playable DFEN [UCI ...]   JSON list of die faces, or null
     houserules dice apply DFEN UCI        the DFEN after the micro-move
+    houserules dice explain DFEN UCI      why the micro-move is legal or not (one line)
     houserules dice end DFEN              the DFEN after the turn ends
     houserules dice roll DFEN [--seed N]  the DFEN with three dice rolled
     houserules dice play [--seed N] [--white BOT] [--black BOT] [--human COLOR]
@@ -81,6 +82,15 @@ def cmd_apply(args) -> int:
     return 0
 
 
+def cmd_explain(args) -> int:
+    from . import explain_move
+    dfen, rest = _split(args.dfen, "explain")
+    if len(rest) != 1:
+        raise ChessError("dice explain takes a DFEN and one UCI micro-move")
+    print(explain_move(dfen, rest[0], _rules(args)).text)
+    return 0
+
+
 def cmd_end(args) -> int:
     from . import end_turn
     print(end_turn(_dfen_only(args), _rules(args)))
@@ -130,6 +140,8 @@ def add_dice_commands(subparsers) -> None:
     sub("playable", cmd_playable, "the die faces a legal turn can still spend (JSON)",
         "the DFEN at the roll, then the micro-moves played since")
     sub("apply", cmd_apply, "play one micro-move", "the DFEN, then one UCI micro-move")
+    sub("explain", cmd_explain, "why a micro-move is legal or not",
+        "the DFEN, then one UCI micro-move")
     sub("end", cmd_end, "end the turn")
     r = sub("roll", cmd_roll, "roll three dice")
     r.add_argument("--seed", type=int, default=None)

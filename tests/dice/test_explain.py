@@ -1,0 +1,77 @@
+"""explain_move: the production behind a legal micro-move, or the rule that refuses
+one and the reason apply_move gives (the API and the refusal must agree)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as hst
+
+from chess_rules.errors import MoveParseError
+from chess_rules.squares import SQUARE_NAMES
+from dice import (DiceMoveError, MaxMicroMovesError, apply_move, explain_move,
+                  legal_uci_moves, playable_dice)
+
+from .test_properties import random_rolled_position
+
+EXAMPLE = "8/8/8/2k5/8/1N6/2P5/K7 w - - 0 1 NPP"
+BLOCKED = "7k/8/8/4p3/8/8/4P3/K7 w - - 0 1 PP"     # e2e4 leaves the second pawn die unused
+
+
+def test_legal_micro_moves_name_their_production_and_dice():
+    ex = explain_move(EXAMPLE, "c2c3")
+    assert ex.legal and ex.rule == "fide.pawn-single-push"
+    assert ex.reason == "spends the pawn die; then [1, 2]" == \
+        f"spends the pawn die; then {playable_dice(EXAMPLE, ['c2c3'])}"
+    ex = explain_move(EXAMPLE, "b3c5")          # takes the king: nothing follows
+    assert ex.legal and ex.reason == "spends the knight die; the turn is complete"
+    castle = explain_move("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 KRP", "e1g1")
+    assert castle.legal and castle.rule == "fide.castling"
+    assert castle.reason.startswith("spends the king and the rook die")
+
+
+def test_refusals_are_those_of_apply_move():
+    ex = explain_move(BLOCKED, "e2e4")
+    assert not ex.legal and ex.rule == "dice.maximum-micro-moves"
+    with pytest.raises(MaxMicroMovesError) as ei:
+        apply_move(BLOCKED, "e2e4")
+    assert ex.reason == ei.value.reason
+    ex = explain_move(EXAMPLE, "c2c5")
+    assert not ex.legal and ex.rule is None and "no rule moves the pawn on c2 to c5" in ex.reason
+    over = apply_move(apply_move(EXAMPLE, "c2c4"), "b3c5")
+    assert explain_move(over, "a1b1").reason == "the game is over (white captured the king)"
+
+
+def test_bad_text_is_an_error_and_the_input_is_untouched():
+    with pytest.raises(MoveParseError):
+        explain_move(EXAMPLE, "c2")
+    with pytest.raises(MoveParseError):
+        explain_move(EXAMPLE, 42)
+
+
+@settings(max_examples=15, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(seed=hst.integers(0, 10**6), turns=hst.integers(0, 20))
+def test_explain_agrees_with_legal_moves_and_apply_move(seed, turns):
+    """On random rolled positions: every legal first micro-move and random square
+    pairs are explained as legal exactly when listed, and a refusal names the rule
+    and the reason ``apply_move`` raises with."""
+    dfen = random_rolled_position(seed, turns)
+    rnd = random.Random(seed)
+    legal = set(legal_uci_moves(dfen))
+    probes = sorted(legal)[:4] + [SQUARE_NAMES[rnd.randrange(64)] + SQUARE_NAMES[rnd.randrange(64)]
+                                  for _ in range(4)]
+    for u in probes:
+        if u[:2] == u[2:]:
+            continue
+        ex = explain_move(dfen, u)
+        assert ex.legal == (u in legal)
+        if ex.legal:
+            assert ex.rule is not None and ex.generated_by
+            apply_move(dfen, u)
+        else:
+            with pytest.raises(DiceMoveError) as ei:
+                apply_move(dfen, u)
+            assert ei.value.rule == ex.rule
+            assert ex.reason in ei.value.reason
