@@ -52,6 +52,15 @@ class Outcome:
         return {"white": "1-0", "black": "0-1"}.get(self.winner, "1/2-1/2")
 
 
+def _norm_uci(move) -> str:
+    """UCI text, stripped, promotion letter in lower case (MoveParseError if it is not UCI)."""
+    if not isinstance(move, str):
+        raise MoveParseError(move, "expected a UCI string or a Move")
+    u = move.strip()
+    parse_uci(u)
+    return u[:4] + u[4].lower() if len(u) == 5 else u
+
+
 @dataclass
 class Explanation:
     """Why a move is legal or not, and which production decided."""
@@ -76,7 +85,15 @@ class Explanation:
 
 
 class Game:
-    """A game of chess (or of a variant) whose rules run on the Rete engine."""
+    """A game of chess (or of a variant) whose rules run on the Rete engine.
+
+    Position: ``fen()``, ``board_fen()``, ``turn``, ``piece_at``, ``pieces``,
+    ``castling_rights``, ``ep_squares``, ``str(game)``. Moves: ``legal_moves``,
+    ``legal_uci``, ``is_legal``, ``push``, ``push_san``, ``pop``, ``move_stack``,
+    ``san``, ``parse_san``, ``pgn``, ``copy``. Verdicts: ``is_check``,
+    ``is_checkmate``, ``is_stalemate``, ``outcome``, ``is_game_over``,
+    ``repetitions``. The engine's word: ``explain``, ``rules``, ``perft``.
+    """
 
     def __init__(self, fen: str | None = None, ruleset: RuleSet | None = None,
                  presets=(), config=None, position=None):
@@ -179,6 +196,34 @@ class Game:
     def ep_squares(self) -> list[int]:
         return sorted(f.values["square"] for f in self.session.facts_of("ep"))
 
+    def __str__(self) -> str:
+        """The board as python-chess prints it: rank 8 first, ``.`` for an empty square.
+
+        >>> print(Game("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"))
+        . . . . k . . .
+        . . . . . . . .
+        . . . . . . . .
+        . . . . . . . .
+        . . . . . . . .
+        . . . . . . . .
+        . . . . P . . .
+        . . . . K . . .
+        """
+        types, colors = self.state.types, self.state.colors
+        rows = []
+        for rank in range(7, -1, -1):
+            cells = []
+            for sq in range(rank * 8, rank * 8 + 8):
+                t = types[sq]
+                letter = "." if t is None else PIECE_LETTER[t]
+                cells.append(letter if colors[sq] != "black" else letter.lower())
+            rows.append(" ".join(cells))
+        return "\n".join(rows)
+
+    def __repr__(self) -> str:
+        presets = f", presets={list(self.ruleset.presets)!r}" if self.ruleset.presets else ""
+        return f"{type(self).__name__}({self.fen()!r}{presets})"
+
     def board_fen(self) -> str:
         rows = []
         types, colors = self.state.types, self.state.colors
@@ -257,15 +302,7 @@ class Game:
         return [m.uci() for m in self.legal_moves()]
 
     def _find(self, move) -> Move:
-        if isinstance(move, Move):
-            u = move.uci()
-        elif isinstance(move, str):
-            u = move.strip()
-            parse_uci(u)  # raises MoveParseError on malformed text
-            if len(u) == 5:
-                u = u[:4] + u[4].lower()
-        else:
-            raise MoveParseError(move, "expected a UCI string or a Move")
+        u = move.uci() if isinstance(move, Move) else _norm_uci(move)
         for m in self.legal_moves():
             if m.uci() == u:
                 return m
@@ -352,6 +389,35 @@ class Game:
 
     def is_game_over(self) -> bool:
         return self.outcome() is not None
+
+    def is_checkmate(self) -> bool:
+        """In check with no legal move, in a game no rule has decided yet (a preset's
+        event, such as a king captured). What it scores is :meth:`outcome`'s word."""
+        return not self.session.facts_of("result") and self.is_check() and \
+            not self.legal_moves()
+
+    def is_stalemate(self) -> bool:
+        """Not in check with no legal move, in a game no rule has decided yet
+        (a draw under FIDE; :meth:`outcome` says what the rule set makes of it)."""
+        return not self.session.facts_of("result") and not self.is_check() and \
+            not self.legal_moves()
+
+    def is_legal(self, move) -> bool:
+        """Whether ``move`` (UCI text or :class:`Move`) is legal now; text that is
+        not UCI is not a legal move."""
+        try:
+            u = move.uci() if isinstance(move, Move) else _norm_uci(move)
+        except MoveParseError:
+            return False
+        return any(m.uci() == u for m in self.legal_moves())
+
+    def copy(self) -> "Game":
+        """An independent game: the same rules and start, the moves played again
+        (so ``pop``, repetition and PGN work on the copy as on the original)."""
+        g = type(self)(self._start_fen, ruleset=self.ruleset)
+        for m in self.move_stack:
+            g._play(g._find(m.uci()))
+        return g
 
     def repetitions(self) -> int:
         """How many times the current position has occurred (this time included)."""

@@ -80,6 +80,9 @@ def compare(g: Game, board: chess.Board, where: str) -> str | None:
     assert ours == theirs, f"{where}: moves differ: +{set(ours) - set(theirs)} -{set(theirs) - set(ours)}"
     assert g.is_check() == board.is_check(), where
     assert g.fen() == board.fen(), where
+    assert str(g) == str(board), where
+    assert g.is_checkmate() == board.is_checkmate(), where
+    assert g.is_stalemate() == board.is_stalemate(), where
     out = g.outcome()
     ref = reference_verdict(board)
     if not ref:

@@ -204,3 +204,44 @@ def test_castling_rights_go_with_a_captured_non_royal_king():
     assert g.fen() == fen
     g.push("e2e3")
     assert g.castling_rights() == "KQkq"
+
+
+def test_is_legal_takes_text_or_moves_and_never_raises():
+    g = Game()
+    assert g.is_legal("e2e4") and g.is_legal(" g1f3 ") and g.is_legal(g.legal_moves()[0])
+    assert not g.is_legal("e2e5") and not g.is_legal("e7e5") and not g.is_legal("e2")
+    assert not g.is_legal(None)
+    promo = Game("8/4P3/8/8/8/8/8/k6K w - - 0 1")
+    assert promo.is_legal("e7e8Q") and promo.is_legal("e7e8n") and not promo.is_legal("e7e8")
+
+
+def test_copy_is_independent_and_keeps_the_history():
+    g = Game(presets=["piece-hp"])
+    for u in ["e2e4", "e7e5", "g1f3", "b8c6", "f3g1", "c6b8"]:
+        g.push(u)
+    c = g.copy()
+    assert c.fen() == g.fen() and [m.uci() for m in c.move_stack] == [m.uci() for m in g.move_stack]
+    assert c.repetitions() == g.repetitions() == 2
+    assert c.ruleset is g.ruleset and c.pgn() == g.pgn()
+    c.push("g1f3")
+    c.pop()
+    c.pop()
+    assert len(g.move_stack) == 6 and g.fen() != c.fen()
+
+
+def test_str_and_repr():
+    g = Game("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", presets=["piece-hp"])
+    assert str(g).splitlines()[0] == ". . . . k . . ." and str(g).splitlines()[-1] == ". . . . K . . ."
+    assert repr(g) == f"Game({g.fen()!r}, presets=['piece-hp'])"
+    assert repr(Game()) == f"Game({STARTING_FEN!r})"
+
+
+@pytest.mark.parametrize("fen,mate,stale", [
+    ("7k/6Q1/6K1/8/8/8/8/8 b - - 0 50", True, False),
+    ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 50", False, True),
+    (STARTING_FEN, False, False),
+    ("7k/8/8/8/8/8/8/K7 w - - 0 1", False, False),      # a draw, but neither
+])
+def test_checkmate_and_stalemate_predicates(fen, mate, stale):
+    g = Game(fen)
+    assert (g.is_checkmate(), g.is_stalemate()) == (mate, stale)
