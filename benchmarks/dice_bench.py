@@ -31,6 +31,7 @@ means the baseline is faster).
 
     .venv/bin/python benchmarks/dice_bench.py                  # 1,000 positions
     .venv/bin/python benchmarks/dice_bench.py --positions 200  # quicker
+    .venv/bin/python benchmarks/dice_bench.py --breakdown      # and what a tree is made of
 
 What bounds the speed: every node of the turn tree is a movegen request (a
 run of the generate and filter stages: one activation per piece that has a
@@ -96,6 +97,9 @@ def main(argv=None) -> int:
     ap.add_argument("--positions", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--max-turns", type=int, default=30)
+    ap.add_argument("--breakdown", action="store_true",
+                    help="also time the tree's parts: movegen requests, makes and unmakes "
+                         "(per tree and per call, on the benchmark's positions)")
     args = ap.parse_args(argv)
 
     t0 = time.process_time()
@@ -140,7 +144,53 @@ def main(argv=None) -> int:
     print(f"ratio of medians (houserules / baseline): {r1:.2f} (API), {r2:.2f} (tree alone); "
           f"ratio of p99: {rp:.2f}")
     print(f"trees identical on {len(dfens) - mismatches}/{len(dfens)} positions")
+    if args.breakdown:
+        print_breakdown(dfens)
     return 1 if mismatches else 0
+
+
+class _TimedBackend(turns.EngineBackend):
+    """The tree builder's backend with a clock on each of its parts (wall time:
+    the CPU clock costs a system call per reading, several times the wall clock's)."""
+
+    def __init__(self, game, clock: dict):
+        super().__init__(game)
+        self.clock = clock
+
+    def _timed(self, part, fn, *a):
+        t = time.perf_counter()
+        try:
+            return fn(*a)
+        finally:
+            c = self.clock[part]
+            c[0] += 1
+            c[1] += time.perf_counter() - t
+
+    def moves(self):
+        return self._timed("movegen", lambda: list(super(_TimedBackend, self).moves()))
+
+    def push(self, m) -> None:
+        self._timed("make", super().push, m)
+
+    def pop(self) -> None:
+        self._timed("unmake", super().pop)
+
+
+def print_breakdown(dfens: list[str]) -> None:
+    """What a tree is made of: movegen requests, makes and unmakes, each timed."""
+    clock = {k: [0, 0.0] for k in ("movegen", "make", "unmake")}
+    total = 0.0
+    for d in dfens:
+        g = DiceGame(d)
+        t = time.perf_counter()
+        turns.build_tree(_TimedBackend(g, clock))
+        total += time.perf_counter() - t
+    n = len(dfens)
+    print(f"breakdown over {n} trees (wall time; the timers add a little): "
+          f"{total / n * 1e3:.2f} ms per tree")
+    for part, (calls, secs) in clock.items():
+        print(f"  {part:<8} {calls / n:6.1f} per tree  {secs / max(calls, 1) * 1e6:7.1f} us each  "
+              f"{secs / total * 100:4.0f}% of the tree")
 
 
 def _count_leaves(tree: dict) -> int:
