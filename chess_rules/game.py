@@ -25,7 +25,7 @@ from .errors import ChessError, IllegalMoveError, MoveParseError
 from .explain import Explanation, explain_move
 from .fen import STARTING_FEN, FenPosition
 from .moves import Move
-from .notation import MoveInfo, game_to_pgn, move_to_san, parse_san, parse_uci
+from .notation import MoveInfo, game_to_pgn, move_to_san, normalize_uci, parse_san
 from .ruleset import RuleSet
 from .squares import PIECE_LETTER, SQUARE_NAMES, opposite
 from .state import ChessState
@@ -53,13 +53,13 @@ class Outcome:
         return {"white": "1-0", "black": "0-1"}.get(self.winner, "1/2-1/2")
 
 
-def _norm_uci(move) -> str:
-    """UCI text, stripped, promotion letter in lower case (MoveParseError if it is not UCI)."""
+def _uci_of(move) -> str:
+    """A :class:`Move`'s UCI, or UCI text normalised (MoveParseError if it is neither)."""
+    if isinstance(move, Move):
+        return move.uci()
     if not isinstance(move, str):
         raise MoveParseError(move, "expected a UCI string or a Move")
-    u = move.strip()
-    parse_uci(u)
-    return u[:4] + u[4].lower() if len(u) == 5 else u
+    return normalize_uci(move)
 
 
 class Game:
@@ -280,7 +280,7 @@ class Game:
         return [m.uci() for m in self.legal_moves()]
 
     def _find(self, move) -> Move:
-        u = move.uci() if isinstance(move, Move) else _norm_uci(move)
+        u = _uci_of(move)
         for m in self.legal_moves():
             if m.uci() == u:
                 return m
@@ -384,7 +384,7 @@ class Game:
         """Whether ``move`` (UCI text or :class:`Move`) is legal now; text that is
         not UCI is not a legal move."""
         try:
-            u = move.uci() if isinstance(move, Move) else _norm_uci(move)
+            u = _uci_of(move)
         except MoveParseError:
             return False
         return any(m.uci() == u for m in self.legal_moves())

@@ -15,7 +15,7 @@ from .errors import MoveParseError
 from .squares import FILE_NAMES, KING, PAWN, PIECE_LETTER, RANK_NAMES, SQUARE_NAMES
 
 __all__ = [
-    "MoveInfo", "parse_uci", "format_uci", "PROMOTION_LETTERS",
+    "MoveInfo", "parse_uci", "normalize_uci", "format_uci", "PROMOTION_LETTERS",
     "move_to_san", "parse_san", "san_to_uci",
     "game_to_pgn", "SEVEN_TAG_ROSTER", "PGN_RESULTS",
 ]
@@ -76,6 +76,14 @@ def parse_uci(text: str) -> tuple[int, int, str | None]:
         raise MoveParseError(text, "origin and destination are the same square")
     promotion = PROMOTION_LETTERS[promo.lower()] if promo else None
     return SQUARE_NAMES.index(from_name), SQUARE_NAMES.index(to_name), promotion
+
+
+def normalize_uci(text: str) -> str:
+    """UCI text as the API compares it: stripped, the promotion letter in lower case
+    (``' e7e8Q' -> 'e7e8q'``). Raises :class:`MoveParseError` if it is not UCI."""
+    u = text.strip() if isinstance(text, str) else text
+    parse_uci(u)
+    return u[:4] + u[4].lower() if len(u) == 5 else u
 
 
 def format_uci(from_sq: int, to_sq: int, promotion: str | None = None) -> str:

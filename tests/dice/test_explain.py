@@ -43,7 +43,7 @@ def test_refusals_are_those_of_apply_move():
     assert explain_move(over, "a1b1").reason == "the game is over (white captured the king)"
 
 
-def test_bad_text_is_an_error_and_the_input_is_untouched():
+def test_text_that_is_not_uci_is_an_error():
     with pytest.raises(MoveParseError):
         explain_move(EXAMPLE, "c2")
     with pytest.raises(MoveParseError):
