@@ -104,7 +104,7 @@ def make_pawn_single_gen(topo):
         if to is not None:
             if st.colors[to] is None:
                 add_pawn_move(st, sq, to, c, "normal", None, ctx.pnode.production.name)
-            else:
+            elif st.refusals is not None:       # the reason is wanted only while explaining
                 st.refuse(SQUARE_NAMES[sq] + SQUARE_NAMES[to], ctx.pnode.production.name,
                           f"{SQUARE_NAMES[to]} is occupied (pawns push only to empty squares)")
     return gen
@@ -127,7 +127,7 @@ def make_pawn_double_gen(topo, any_rank: bool = False):
         colors = st.colors
         if colors[mid] is None and colors[to] is None:
             add_pawn_move(st, sq, to, c, "double-push", None, rule, ep_square=mid)
-        else:
+        elif st.refusals is not None:
             blocked = mid if colors[mid] is not None else to
             st.refuse(SQUARE_NAMES[sq] + SQUARE_NAMES[to], rule,
                       f"{SQUARE_NAMES[blocked]} is occupied")
@@ -145,7 +145,7 @@ def make_pawn_capture_gen(topo):
             oc = colors[to]
             if oc is not None and oc != c:
                 add_pawn_move(st, sq, to, c, "normal", to, rule)
-            elif oc is None:
+            elif oc is None and st.refusals is not None:
                 st.refuse(SQUARE_NAMES[sq] + SQUARE_NAMES[to], rule,
                           f"a pawn moves diagonally only to capture, and {SQUARE_NAMES[to]} is empty")
     return gen

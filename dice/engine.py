@@ -149,17 +149,24 @@ class DiceGame(Game):
         self._legal_cache = None
         return m
 
-    def move_spends(self, m: Move) -> tuple[str, ...]:
-        """The dice types a micro-move spends."""
-        return move_dice(self.state.types[m.frm] or m.piece, m.kind)
-
-    def captures_royal(self, m: Move) -> bool:
-        v = m.victim
-        if v is None or m.kind != "normal":
-            return False
+    def micro_moves(self) -> list[tuple[str, tuple[str, ...], bool, Move]]:
+        """The micro-moves (as :meth:`legal_moves`), each with what the tree
+        builder needs: ``(uci, dice types it spends, whether it takes a royal
+        piece of the opponent, move)``. Castling spends a king and a rook die."""
         st = self.state
-        c = st.colors[v]
-        return c is not None and c != self.turn and st.types[v] in st.royal[c]
+        types, colors, royal = st.types, st.colors, st.royal
+        turn = self.turn
+        out = []
+        for m in self.legal_moves():
+            kind = m.kind
+            frm_type = types[m.frm] or m.piece
+            v = m.victim
+            takes_royal = False
+            if v is not None and kind == "normal":
+                c = colors[v]
+                takes_royal = c is not None and c != turn and types[v] in royal[c]
+            out.append((m.uci(), move_dice(frm_type, kind), takes_royal, m))
+        return out
 
     def explain(self, move) -> Explanation:
         """As :meth:`Game.explain`; a move whose piece has no die is refused by

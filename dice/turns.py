@@ -95,9 +95,8 @@ class EngineBackend:
         self.commutes = game.ruleset is default_ruleset()
 
     def moves(self):
-        g = self.game
-        for m in g.legal_moves():
-            yield m.uci(), g.move_spends(m), g.captures_royal(m), m
+        """``(uci, dice spent, takes a king, handle for push)`` per micro-move."""
+        return self.game.micro_moves()
 
     def dice_left(self) -> int:
         return len(self.game.session.by_template.get("die", ()))

@@ -149,12 +149,15 @@ class Agenda:
         self.ndead = 0
 
     def pop(self, allowed=None) -> Activation | None:
-        """The next activation to fire (and take it off the agenda)."""
+        """The next activation to fire (and take it off the agenda).
+
+        ``allowed``: the stage indices to take from, in ascending order (the
+        run's focus); None for every stage."""
         if not self.live:
             return None
-        for i, h in enumerate(self.heaps):
-            if allowed is not None and i not in allowed:
-                continue
+        heaps = self.heaps
+        for i in (range(len(heaps)) if allowed is None else allowed):
+            h = heaps[i]
             while h:
                 act = heappop(h)[-1]
                 if act.dead:

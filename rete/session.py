@@ -89,6 +89,7 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
         self.fact_amems: dict[int, list] = {}
         self.stages: list[str] = []
         self.stage_index: dict[str, int] = {}
+        self._focus_cache: dict = {}
         self._stage_after: list[tuple[str, str]] = []
         self.agenda = Agenda(self, strategy)
         self.compiler = Compiler(self)
@@ -218,6 +219,7 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
         old_names = list(self.stages)
         self.stages = order
         self.stage_index = {s: i for i, s in enumerate(order)}
+        self._focus_cache = {}
         for pnode in self.productions.values():
             pnode.stage_index = self.stage_index[pnode.production.stage]
         if old_names != order:
@@ -489,13 +491,7 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
         number of firings. If an action raises, working memory and agenda are
         rolled back to where the run began and :class:`ActionError` is raised.
         """
-        allowed = None
-        if stages is not None:
-            allowed = set()
-            for s in ([stages] if isinstance(stages, str) else stages):
-                if s not in self.stage_index:
-                    raise UnknownStageError(f"stage {s!r} is not declared")
-                allowed.add(self.stage_index[s])
+        allowed = None if stages is None else self._focus(stages)
         self._halted = False
         n = 0
         mark = self.checkpoint()
@@ -524,6 +520,24 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
                 gc.enable()
         self.commit(mark)
         return n
+
+    def _focus(self, stages) -> tuple:
+        """The stage indices of a run's focus, in firing order (cached by the
+        stage names given: callers run the same few focuses over and over)."""
+        key = stages if isinstance(stages, (str, tuple)) else None
+        if key is not None:
+            hit = self._focus_cache.get(key)
+            if hit is not None:
+                return hit
+        idx = set()
+        for s in ([stages] if isinstance(stages, str) else stages):
+            if s not in self.stage_index:
+                raise UnknownStageError(f"stage {s!r} is not declared")
+            idx.add(self.stage_index[s])
+        out = tuple(sorted(idx))
+        if key is not None:
+            self._focus_cache[key] = out
+        return out
 
     def _fire(self, act) -> None:
         pnode = act.pnode
