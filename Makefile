@@ -7,7 +7,7 @@ PY      = $(VENV)/bin/python
 STAMP   = $(VENV)/.installed-dev
 BSTAMP  = $(VENV)/.installed-bench
 
-.PHONY: demo test test-slow bench bench-rete bench-perft bench-presets bench-dice clean
+.PHONY: demo test test-slow bench bench-rete bench-perft bench-presets bench-dice bench-instructions clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,10 @@ bench-presets: $(BSTAMP)
 
 bench-dice: $(BSTAMP)
 	$(PY) benchmarks/dice_bench.py
+
+# instruction counts under callgrind (needs valgrind, a system tool): for A/B runs
+bench-instructions: $(BSTAMP)
+	$(PY) benchmarks/instructions.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

@@ -272,9 +272,9 @@ def build_parser() -> argparse.ArgumentParser:
     m.set_defaults(func=cmd_moves)
 
     pf = sub.add_parser("perft", help="count leaf nodes of the legal move tree")
-    pf.add_argument("fen", nargs="?", help="the position")
+    pf.add_argument("fen", nargs="?", help="the position (FEN or extended position)")
     pf.add_argument("depth", type=int, help="plies")
-    pf.add_argument("--layout")
+    pf.add_argument("--layout", help="a starting layout id instead of a FEN")
     pf.add_argument("--divide", action="store_true", help="one 'move: count' line per root move")
     pf.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                     help="a progress bar on stderr (default: when stderr is a terminal)")
@@ -282,9 +282,9 @@ def build_parser() -> argparse.ArgumentParser:
     pf.set_defaults(func=cmd_perft)
 
     e = sub.add_parser("explain", help="which production generated or refused a move")
-    e.add_argument("fen", nargs="?")
+    e.add_argument("fen", nargs="?", help="the position (FEN or extended position)")
     e.add_argument("move", help="a move in UCI")
-    e.add_argument("--layout")
+    e.add_argument("--layout", help="a starting layout id instead of a FEN")
     _add_rules_options(e, fen=False)
     e.set_defaults(func=cmd_explain)
 
@@ -294,7 +294,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("rules", help="the active productions with stage, salience and source")
     _add_rules_options(r, fen=False)
-    r.add_argument("--json", action="store_true")
+    r.add_argument("--json", action="store_true", help="machine-readable list")
     r.set_defaults(func=cmd_rules)
 
     ps = sub.add_parser("presets", help="the preset registry")
@@ -302,26 +302,28 @@ def build_parser() -> argparse.ArgumentParser:
     ps.set_defaults(func=cmd_presets)
 
     ly = sub.add_parser("layouts", help="the starting layouts")
-    ly.add_argument("--json", action="store_true")
+    ly.add_argument("--json", action="store_true", help="machine-readable list")
     ly.set_defaults(func=cmd_layouts)
 
     rt = sub.add_parser("rete", help="engine tools")
     rsub = rt.add_subparsers(dest="rete_command", metavar="SUBCOMMAND")
     rsub.required = True
     g = rsub.add_parser("graph", help="compile a rule file and show its network")
-    g.add_argument("file")
+    g.add_argument("file", help="a file in the rule language (e.g. examples/rules/*.hr)")
     g.add_argument("--dot", action="store_true", help="Graphviz DOT instead of counts")
     g.set_defaults(func=cmd_rete_graph)
 
     t = sub.add_parser("test", help="run declarative rule-test files (.hrt)")
-    t.add_argument("paths", nargs="+")
+    t.add_argument("paths", nargs="+", help=".hrt files, or directories to search for them")
     t.set_defaults(func=cmd_test)
 
     pl = sub.add_parser("play", help="play a variant in the terminal against a simple bot")
     _add_rules_options(pl)
-    pl.add_argument("--human", choices=("white", "black", "none"), default="white")
-    pl.add_argument("--seed", type=int, default=None)
-    pl.add_argument("--max-moves", type=int, default=200)
+    pl.add_argument("--human", choices=("white", "black", "none"), default="white",
+                    help="the side you play (default: white; none: the bot plays both)")
+    pl.add_argument("--seed", type=int, default=None, help="seed the bot's random choices")
+    pl.add_argument("--max-moves", type=int, default=200,
+                    help="stop after this many plies (default: 200)")
     pl.set_defaults(func=cmd_play)
 
     from presets.modifiers import add_cli as add_modifier_commands

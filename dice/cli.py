@@ -144,15 +144,16 @@ def add_dice_commands(subparsers) -> None:
         "the DFEN, then one UCI micro-move")
     sub("end", cmd_end, "end the turn")
     r = sub("roll", cmd_roll, "roll three dice")
-    r.add_argument("--seed", type=int, default=None)
+    r.add_argument("--seed", type=int, default=None, help="seed the dice (default: unseeded)")
 
     pl = dsub.add_parser("play", help="play a whole game in the terminal")
-    pl.add_argument("--seed", type=int, default=None)
+    pl.add_argument("--seed", type=int, default=None, help="seed the dice and the bots")
     pl.add_argument("--white", choices=BOTS, default="odds", help="White's bot")
     pl.add_argument("--black", choices=BOTS, default="greedy", help="Black's bot")
     pl.add_argument("--human", choices=("white", "black", "none"), default="none",
                     help="play this side yourself")
-    pl.add_argument("--max-turns", type=int, default=300)
+    pl.add_argument("--max-turns", type=int, default=300,
+                    help="stop after this many turns (default: 300)")
     pl.add_argument("--start", default=None, help="a DFEN to start from")
     _preset_options(pl)
     pl.set_defaults(func=cmd_play)

@@ -371,8 +371,8 @@ def add_cli(sub) -> None:
     msub.required = True
     msub.add_parser("schema", help="the JSON Schema of a descriptor (version 1)").set_defaults(func=cmd)
     ls = msub.add_parser("list", help="the gallery of ready recipes")
-    ls.add_argument("--json", action="store_true")
+    ls.add_argument("--json", action="store_true", help="the recipes as JSON")
     ls.set_defaults(func=cmd)
     ck = msub.add_parser("check", help="validate descriptor files")
-    ck.add_argument("files", nargs="+")
+    ck.add_argument("files", nargs="+", help="descriptor files (JSON)")
     ck.set_defaults(func=cmd)

@@ -175,3 +175,22 @@ def test_perft_divide_reports_each_root_move_as_it_is_done():
     seen = []
     counts = Game(KIWIPETE).perft_divide(2, lambda u, n: seen.append((u, n)))
     assert dict(seen) == counts and len(seen) == 48 and sum(counts.values()) == 2039
+
+
+def _arguments(parser, path=("houserules",)):
+    import argparse
+    for a in parser._actions:
+        if isinstance(a, argparse._SubParsersAction):
+            for name, sub in a.choices.items():
+                yield from _arguments(sub, path + (name,))
+        elif not isinstance(a, argparse._HelpAction):
+            yield " ".join(path), (a.option_strings or [a.dest])[0], a.help
+
+
+def test_every_command_and_option_says_what_it_is_for():
+    from chess_rules.cli import build_parser
+    args = list(_arguments(build_parser()))
+    assert len(args) > 40                                    # dice and modifiers included
+    assert {cmd for cmd, _, _ in args} >= {"houserules dice play", "houserules modifiers check"}
+    missing = [f"{cmd} {name}" for cmd, name, text in args if not text]
+    assert missing == []
