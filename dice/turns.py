@@ -59,6 +59,7 @@ class _Node:
 
 
 _LEAF = _Node({}, 0, False)
+_NO_MOVES: dict = {}            # a pruned leaf (shared: the tree is never changed)
 _KING_LEAF = _Node({}, 0, True)
 
 
@@ -160,11 +161,13 @@ def _prune(node: _Node, need: int, memo: dict) -> dict:
     if out is not None:
         return out
     out = {}
-    for u in sorted(node.children):
-        spent, child = node.children[u]
+    children = node.children
+    for u in sorted(children):
+        spent, child = children[u]
         cost = len(spent)
         if child.best + cost == need or child.king:
-            out[u] = (spent, _prune(child, need - cost, memo))
+            # most children are leaves: no call for those
+            out[u] = (spent, _prune(child, need - cost, memo) if child.children else _NO_MOVES)
     memo[k] = out
     return out
 
