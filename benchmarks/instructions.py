@@ -11,6 +11,7 @@ ratios are a companion to the timed ones, not a replacement.
 
     python benchmarks/instructions.py                 # Dice Chess trees and perft
     python benchmarks/instructions.py --only dice --positions 40
+    python benchmarks/instructions.py --cache-sim     # and the L1 cache misses
 
 Work counted (each side in a process of its own; a set-up-only process, run the
 same way, is subtracted, so imports, compiling the rule set and loading the
@@ -44,7 +45,8 @@ sys.path.insert(0, HERE)
 WORKERS = ("dice-setup", "dice-tree", "dice-api", "dice-base",
            "perft-setup", "perft-ours", "perft-base")
 
-_COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
+_EVENTS = re.compile(r"Events\s*:\s*([A-Za-z0-9 ]+)")
+_COLLECTED = re.compile(r"Collected\s*:\s*([\d ]+)")
 
 
 def run_worker(kind: str, positions: int, depth: int) -> int:
@@ -88,9 +90,11 @@ def run_worker(kind: str, positions: int, depth: int) -> int:
     return out
 
 
-def count(kind: str, positions: int, depth: int) -> int:
-    """Instructions of one worker process, under callgrind."""
+def count(kind: str, positions: int, depth: int, cache_sim: bool = False) -> dict[str, int]:
+    """Callgrind's totals for one worker process: ``Ir`` (instructions) and,
+    with ``cache_sim``, the simulated cache misses (``I1mr``, ``D1mr``, ``D1mw``...)."""
     cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+           f"--cache-sim={'yes' if cache_sim else 'no'}",
            sys.executable, os.path.abspath(__file__), "--worker", kind,
            "--positions", str(positions), "--perft-depth", str(depth)]
     env = {**os.environ, "PYTHONHASHSEED": "0"}
@@ -100,12 +104,26 @@ def count(kind: str, positions: int, depth: int) -> int:
     return parse_collected(r.stderr)
 
 
-def parse_collected(stderr: str) -> int:
-    """The ``Collected : N`` total that callgrind prints on exit."""
+def parse_collected(stderr: str) -> dict[str, int]:
+    """The totals callgrind prints on exit (``Events :`` names, ``Collected :`` counts)."""
     m = _COLLECTED.search(stderr)
     if m is None:
         raise RuntimeError("callgrind printed no instruction total")
-    return int(m.group(1))
+    counts = [int(x) for x in m.group(1).split()]
+    e = _EVENTS.search(stderr)
+    names = e.group(1).split() if e else ["Ir"]
+    return dict(zip(names, counts))
+
+
+def _per(run: dict, setup: dict, n: int) -> dict[str, float]:
+    return {k: (run[k] - setup[k]) / n for k in run}
+
+
+def _misses(per: dict) -> str:
+    if "D1mr" not in per:
+        return ""
+    return (f"   L1 misses: instruction {per['I1mr'] / 1e3:7.0f} k, "
+            f"data {(per['D1mr'] + per['D1mw']) / 1e3:7.0f} k")
 
 
 def perft_nodes(depth: int) -> int:
@@ -119,6 +137,9 @@ def main(argv=None) -> int:
     ap.add_argument("--only", choices=("dice", "perft"), help="one of the two workloads")
     ap.add_argument("--positions", type=int, default=20, help="Dice Chess positions (20)")
     ap.add_argument("--perft-depth", type=int, default=2, help="perft depth (2)")
+    ap.add_argument("--cache-sim", action="store_true",
+                    help="also simulate the caches: L1 misses beside the instructions "
+                         "(about twice as slow)")
     ap.add_argument("--worker", choices=WORKERS, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
@@ -127,28 +148,32 @@ def main(argv=None) -> int:
     if shutil.which("valgrind") is None:
         print("instructions.py: needs valgrind (e.g. apt install valgrind)", file=sys.stderr)
         return 2
+    cs = args.cache_sim
     print("instructions counted by callgrind (the machine's load does not change them)")
     if args.only in (None, "dice"):
         n = args.positions
-        setup = count("dice-setup", n, args.perft_depth)
-        per = {k: (count(k, n, args.perft_depth) - setup) / n
+        setup = count("dice-setup", n, args.perft_depth, cs)
+        per = {k: _per(count(k, n, args.perft_depth, cs), setup, n)
                for k in ("dice-tree", "dice-api", "dice-base")}
         print(f"Dice Chess turn tree, {n} rolled positions, per tree:")
-        print(f"  houserules tree on a loaded session {per['dice-tree'] / 1e6:8.1f} M")
-        print(f"  houserules legal_turn_tree(dfen)    {per['dice-api'] / 1e6:8.1f} M")
-        print(f"  baseline python-chess enumeration   {per['dice-base'] / 1e6:8.1f} M")
-        print(f"  ratio (houserules / baseline): {per['dice-tree'] / per['dice-base']:.2f} (tree), "
-              f"{per['dice-api'] / per['dice-base']:.2f} (API)")
+        for k, label in (("dice-tree", "houserules tree on a loaded session"),
+                         ("dice-api", "houserules legal_turn_tree(dfen)   "),
+                         ("dice-base", "baseline python-chess enumeration  ")):
+            print(f"  {label} {per[k]['Ir'] / 1e6:8.1f} M{_misses(per[k])}")
+        print(f"  ratio (houserules / baseline): "
+              f"{per['dice-tree']['Ir'] / per['dice-base']['Ir']:.2f} (tree), "
+              f"{per['dice-api']['Ir'] / per['dice-base']['Ir']:.2f} (API)")
     if args.only in (None, "perft"):
         d = args.perft_depth
         nodes = perft_nodes(d)
-        setup = count("perft-setup", 0, d)
-        ours = (count("perft-ours", 0, d) - setup) / nodes
-        base = (count("perft-base", 0, d) - setup) / nodes
+        setup = count("perft-setup", 0, d, cs)
+        ours = _per(count("perft-ours", 0, d, cs), setup, nodes)
+        base = _per(count("perft-base", 0, d, cs), setup, nodes)
         print(f"perft with make/undo, start and Kiwipete to depth {d} ({nodes} nodes), per node:")
-        print(f"  houserules   {ours / 1e3:8.1f} k")
-        print(f"  python-chess {base / 1e3:8.1f} k")
-        print(f"  ratio of nodes per instruction (houserules / python-chess): {base / ours:.3f}")
+        print(f"  houserules   {ours['Ir'] / 1e3:8.1f} k{_misses(ours)}")
+        print(f"  python-chess {base['Ir'] / 1e3:8.1f} k{_misses(base)}")
+        print(f"  ratio of nodes per instruction (houserules / python-chess): "
+              f"{base['Ir'] / ours['Ir']:.3f}")
     return 0
 
 

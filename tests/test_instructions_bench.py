@@ -15,8 +15,22 @@ CALLGRIND_TAIL = """==1234== Events    : Ir
 """
 
 
+CACHE_SIM_TAIL = """==7== Events    : Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw
+==7== Collected : 3395177459 1009726168 576522850 43214697 31627687 9685165 19362 93453 456020
+==7==
+==7== I1  misses:       43,214,697
+"""
+
+
 def test_parse_collected_reads_the_total():
-    assert instructions.parse_collected(CALLGRIND_TAIL) == 1861023456
+    assert instructions.parse_collected(CALLGRIND_TAIL) == {"Ir": 1861023456}
+
+
+def test_parse_collected_reads_every_event_of_a_cache_simulation():
+    got = instructions.parse_collected(CACHE_SIM_TAIL)
+    assert got["Ir"] == 3395177459
+    assert got["I1mr"] == 43214697 and got["D1mr"] == 31627687 and got["D1mw"] == 9685165
+    assert len(got) == 9
 
 
 def test_parse_collected_refuses_output_without_a_total():
