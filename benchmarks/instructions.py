@@ -122,8 +122,8 @@ def _per(run: dict, setup: dict, n: int) -> dict[str, float]:
 def _misses(per: dict) -> str:
     if "D1mr" not in per:
         return ""
-    return (f"   L1 misses: instruction {per['I1mr'] / 1e3:7.0f} k, "
-            f"data {(per['D1mr'] + per['D1mw']) / 1e3:7.0f} k")
+    return (f"   L1 misses: instruction {per['I1mr'] / 1e3:8.1f} k, "
+            f"data {(per['D1mr'] + per['D1mw']) / 1e3:8.1f} k")
 
 
 def perft_nodes(depth: int) -> int:
