@@ -346,6 +346,9 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # e.g. piped into head
         sys.stderr.close()
         return 0
+    except KeyboardInterrupt:  # Ctrl-C: no traceback, the shell's status for SIGINT
+        print("\nhouserules: interrupted", file=sys.stderr)
+        return 130
     except (ChessError, ValueError, OSError) as e:
         print(f"houserules: error: {e}", file=sys.stderr)
         return 2

@@ -32,6 +32,18 @@ def render(game: Game) -> str:
     return "\n".join(lines)
 
 
+def terminal_prompt(console: Console):
+    """A prompt on ``console``; the end of input (Ctrl-D, or a closed pipe)
+    reads as ``quit``, so the game ends instead of raising."""
+    def ask(prompt: str) -> str:
+        try:
+            return console.input(prompt)
+        except EOFError:
+            console.print()
+            return "quit"
+    return ask
+
+
 def greedy_move(game: Game, rng: random.Random):
     """A one-ply bot: take the most valuable piece, prefer checks, else random."""
     moves = game.legal_moves()
@@ -55,7 +67,7 @@ def play(fen: str, ruleset, human: str = "white", seed: int | None = None,
     console = console or Console()
     rng = random.Random(seed)
     game = Game(fen, ruleset=ruleset)
-    ask = inputs or (lambda prompt: console.input(prompt))
+    ask = inputs or terminal_prompt(console)
     for _ in range(max_moves):
         console.print(render(game))
         out = game.outcome()

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from rich.console import Console
 
+from chess_rules.play import terminal_prompt
 from chess_rules.squares import opposite
 
 from .dfen import FACE_TYPE
@@ -175,7 +176,7 @@ def play_game(seed: int | None = None, white: str = "greedy", black: str = "rand
         start = preferred_layout(ruleset.presets).fen + " -"      # no dice yet
     dfen = start or START_DFEN
     rec = GameRecord()
-    ask = inputs or (lambda prompt: console.input(prompt))
+    ask = inputs or terminal_prompt(console)
     say = (lambda *a, **k: None) if quiet else console.print
     for _ in range(max_turns):
         pos = parse_dfen(dfen, ruleset)

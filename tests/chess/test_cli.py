@@ -194,3 +194,28 @@ def test_every_command_and_option_says_what_it_is_for():
     assert {cmd for cmd, _, _ in args} >= {"houserules dice play", "houserules modifiers check"}
     missing = [f"{cmd} {name}" for cmd, name, text in args if not text]
     assert missing == []
+
+
+def test_end_of_input_ends_a_human_chess_game_quietly(monkeypatch):
+    import io
+
+    from rich.console import Console
+
+    from chess_rules.fide import fide_rules
+    from chess_rules.play import play
+    monkeypatch.setattr("sys.stdin", io.StringIO("zz\n"))        # a bad move, then EOF
+    console = Console(record=True, width=100, file=io.StringIO())
+    assert play(START, fide_rules(), human="white", seed=1, console=console) == 0
+    text = console.export_text()
+    assert text.count("your move") == 2                        # asked again after 'zz'
+
+
+def test_ctrl_c_exits_130_without_a_traceback(capsys, monkeypatch):
+    import chess_rules.cli as cli
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(cli, "cmd_moves", interrupted)
+    code, out, err = run(capsys, "moves", START)
+    assert code == 130
+    assert "interrupted" in err and "Traceback" not in err

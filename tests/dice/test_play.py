@@ -89,3 +89,13 @@ def test_a_game_over_a_preset_follows_the_preset():
             dfen = end_turn(dfen, rs)
     assert dfen == rec.final
     assert DiceGame(dfen, rs).winner() == rec.winner
+
+
+def test_end_of_input_ends_a_human_game_quietly(monkeypatch):
+    # Ctrl-D (or a closed pipe) at the prompt reads as 'quit': no EOFError
+    import io
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    console = Console(record=True, width=100, file=io.StringIO())
+    rec = play_game(seed=1, human="white", console=console)
+    assert rec.turns == [] and rec.winner is None
+    assert "your micro-move" in console.export_text()
