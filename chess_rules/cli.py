@@ -149,6 +149,9 @@ def _perft_with_progress(g, depth: int, show: bool) -> dict[str, int]:
 
 def cmd_explain(args) -> int:
     from chess_rules.notation import parse_uci
+    if args.fen is None and not args.layout and "/" in args.move:
+        # one argument, and it is a position: argparse took it for the move
+        raise ChessError("explain needs a MOVE after the position (e.g. ... e2e4)")
     g = _game(args)
     parse_uci(args.move.strip())     # malformed move text is an error, not an answer
     print(g.explain(args.move).text)

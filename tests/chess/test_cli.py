@@ -219,3 +219,11 @@ def test_ctrl_c_exits_130_without_a_traceback(capsys, monkeypatch):
     code, out, err = run(capsys, "moves", START)
     assert code == 130
     assert "interrupted" in err and "Traceback" not in err
+
+
+def test_explain_with_a_position_but_no_move_says_the_move_is_missing(capsys):
+    code, out, err = run(capsys, "explain", START)
+    assert code == 2 and out == ""
+    assert "needs a MOVE after the position" in err
+    code, out, err = run(capsys, "explain", "e2e4")             # and the other way round
+    assert code == 2 and "a FEN (or --layout ID) is required" in err
