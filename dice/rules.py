@@ -62,18 +62,9 @@ DICE_TEMPLATES = (
     Template("end-turn", ("color",), doc="Request: end ``color``'s turn."),
 )
 
-_CASTLE_DICE = ("king", "rook")
-_ONE_DIE: dict = {}
-
-
 def move_dice(piece_type: str, kind: str) -> tuple[str, ...]:
     """The dice a micro-move of a ``piece_type`` spends (castling: king and rook)."""
-    if kind == "castle":
-        return _CASTLE_DICE
-    t = _ONE_DIE.get(piece_type)
-    if t is None:
-        t = _ONE_DIE[piece_type] = (piece_type,)
-    return t
+    return ("king", "rook") if kind == "castle" else (piece_type,)
 
 
 # ---------------------------------------------------------------- functions
