@@ -61,6 +61,15 @@ def explain_move(game, move) -> Explanation:
     if u in refusals:
         rule, reason = refusals[u]
         return Explanation(u, False, rule, reason, sorted(set(generated.get(u, []))))
+    promotions = sorted(k for k in legal if len(k) == 5 and k[:4] == u[:4])
+    if promotions:
+        # the squares are right and only the promotion is not: say so, with the choices
+        rule = legal[promotions[0]].rule
+        if promo is None:
+            why = "a pawn that reaches the last rank must promote: name the piece"
+        else:
+            why = f"a pawn may not promote to a {promo} here"
+        return Explanation(u, False, rule, f"{why} ({', '.join(promotions)})")
     return Explanation(u, False, None, no_rule_reason(game, frm, to, promo))
 
 

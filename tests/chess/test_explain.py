@@ -107,3 +107,31 @@ def test_after_mate_explain_says_game_over_once_decided():
     ex = g.explain("e1f2")
     assert not ex.legal
     assert "checkmate" in ex.text or ex.rule == "fide.check-resolution"
+
+
+@pytest.mark.parametrize("move, rule, fragment", [
+    ("a7a8", "fide.pawn-single-push",
+     "a pawn that reaches the last rank must promote: name the piece (a7a8b, a7a8n, a7a8q, a7a8r)"),
+    ("a7b8", "fide.pawn-capture",
+     "a pawn that reaches the last rank must promote: name the piece (a7b8b, a7b8n, a7b8q, a7b8r)"),
+    ("a7a8k", "fide.pawn-single-push", "a pawn may not promote to a king here (a7a8b, "),
+])
+def test_a_promotion_without_its_piece_says_so(move, rule, fragment):
+    from chess_rules.errors import IllegalMoveError
+    fen = "1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1"
+    g = Game(fen)
+    ex = g.explain(move)
+    assert not ex.legal and ex.rule == rule and fragment in ex.reason
+    with pytest.raises(IllegalMoveError, match="must promote|may not promote"):
+        g.push(move)
+    assert g.fen() == fen
+
+
+def test_promotion_choices_follow_the_rule_set():
+    # a rule set that allows only rook and knight promotions lists only those
+    from chess_rules.fide import fide_rules
+    rs = fide_rules()
+    rs.config["promotion-types"] = ("rook", "knight")
+    ex = Game("4k3/P7/8/8/8/8/8/4K3 w - - 0 1", ruleset=rs).explain("a7a8q")
+    assert not ex.legal
+    assert ex.reason == "a pawn may not promote to a queen here (a7a8n, a7a8r)"

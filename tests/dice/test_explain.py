@@ -75,3 +75,15 @@ def test_explain_agrees_with_legal_moves_and_apply_move(seed, turns):
                 apply_move(dfen, u)
             assert ei.value.rule == ex.rule
             assert ex.reason in ei.value.reason
+
+
+def test_a_promotion_without_its_piece_says_so_in_dice_chess():
+    # the pawn die promotes, and the knight die can then move the new knight:
+    # a7a8n is the one legal first micro-move, a7a8 names no piece
+    dfen = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1 PPN"
+    assert legal_uci_moves(dfen) == ["a7a8n"]
+    ex = explain_move(dfen, "a7a8")
+    assert not ex.legal and ex.rule == "fide.pawn-single-push"
+    assert "must promote: name the piece" in ex.reason
+    with pytest.raises(DiceMoveError, match="must promote"):
+        apply_move(dfen, "a7a8")
