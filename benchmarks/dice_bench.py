@@ -53,6 +53,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from benchmarks.progress import note, track  # noqa: E402
 from dice import turns  # noqa: E402
 from dice.baseline import baseline_tree  # noqa: E402
 from dice.engine import DiceGame  # noqa: E402
@@ -102,6 +103,7 @@ def main(argv=None) -> int:
                          "(per tree and per call, on the benchmark's positions)")
     args = ap.parse_args(argv)
 
+    note(f"making {args.positions} rolled positions from random playouts...")
     t0 = time.process_time()
     dfens = positions(args.positions, args.seed, args.max_turns)
     gen_time = time.process_time() - t0
@@ -109,7 +111,7 @@ def main(argv=None) -> int:
     ours, ours_tree, base = [], [], []
     mismatches = 0
     leaves = 0
-    for d in dfens:
+    for d in track(dfens, len(dfens), "timing trees"):
         turns._CACHE.clear()                       # time a fresh build every time
         t = time.process_time()
         tree = turns.legal_turn_tree(d)
@@ -180,7 +182,7 @@ def print_breakdown(dfens: list[str]) -> None:
     """What a tree is made of: movegen requests, makes and unmakes, each timed."""
     clock = {k: [0, 0.0] for k in ("movegen", "make", "unmake")}
     total = 0.0
-    for d in dfens:
+    for d in track(dfens, len(dfens), "breakdown"):
         g = DiceGame(d)
         t = time.perf_counter()
         turns.build_tree(_TimedBackend(g, clock))

@@ -42,6 +42,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 
+from benchmarks.progress import note  # noqa: E402
+
 WORKERS = ("dice-setup", "dice-tree", "dice-api", "dice-base",
            "perft-setup", "perft-ours", "perft-base")
 
@@ -93,6 +95,7 @@ def run_worker(kind: str, positions: int, depth: int) -> int:
 def count(kind: str, positions: int, depth: int, cache_sim: bool = False) -> dict[str, int]:
     """Callgrind's totals for one worker process: ``Ir`` (instructions) and,
     with ``cache_sim``, the simulated cache misses (``I1mr``, ``D1mr``, ``D1mw``...)."""
+    note(f"  running {kind} under callgrind...")
     cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
            f"--cache-sim={'yes' if cache_sim else 'no'}",
            sys.executable, os.path.abspath(__file__), "--worker", kind,
