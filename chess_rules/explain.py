@@ -65,12 +65,19 @@ def explain_move(game, move) -> Explanation:
     if promotions:
         # the squares are right and only the promotion is not: say so, with the choices
         rule = legal[promotions[0]].rule
-        if promo is None:
-            why = "a pawn that reaches the last rank must promote: name the piece"
-        else:
-            why = f"a pawn may not promote to a {promo} here"
-        return Explanation(u, False, rule, f"{why} ({', '.join(promotions)})")
+        return Explanation(u, False, rule, promotion_reason(promo, promotions))
     return Explanation(u, False, None, no_rule_reason(game, frm, to, promo))
+
+
+def promotion_reason(promo: str | None, choices) -> str:
+    """Why a move with a promotion's squares is refused: it names no piece
+    (``promo`` None) or one the rules do not allow; ``choices`` are the legal
+    promotions (UCI) on those squares."""
+    if promo is None:
+        why = "a pawn that reaches the last rank must promote: name the piece"
+    else:
+        why = f"a pawn may not promote to a {promo} here"
+    return f"{why} ({', '.join(choices)})"
 
 
 def no_rule_reason(game, frm: int, to: int, promo) -> str:

@@ -29,8 +29,9 @@ import random
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 
+from chess_rules.explain import promotion_reason
 from chess_rules.game import Explanation
-from chess_rules.notation import normalize_uci
+from chess_rules.notation import normalize_uci, parse_uci
 from chess_rules.squares import PIECE_LETTER
 
 from .dfen import FACE_TYPE, TYPE_FACE, format_dfen, parse_dfen, split_tokens
@@ -373,6 +374,18 @@ def _refusal(game: DiceGame, tree: TurnTree, u: str) -> tuple[type, str, str | N
     ex = game.explain(u)
     if ex.rule == "dice.die-filter":
         return NoDieError, ex.reason, ex.rule
+    promotions = sorted(m for m in micro if len(m) == 5 and m[:4] == u[:4])
+    if promotions:
+        # the squares of a promotion without a piece it may name: offer the
+        # promotions a legal turn can begin with, not every micro-move
+        _, _, promo = parse_uci(u)
+        in_turn = [m for m in promotions if m in tree.nodes]
+        if in_turn:
+            return NotLegalMoveError, promotion_reason(promo, in_turn), ex.rule
+        return (NotLegalMoveError,
+                f"{promotion_reason(promo, promotions)}, but no turn starting with any of "
+                f"them keeps to the Maximum Micro-moves Rule (legal: {', '.join(tree.first())})",
+                ex.rule)
     return NotLegalMoveError, ex.reason, ex.rule
 
 

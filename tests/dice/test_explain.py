@@ -87,3 +87,30 @@ def test_a_promotion_without_its_piece_says_so_in_dice_chess():
     assert "must promote: name the piece" in ex.reason
     with pytest.raises(DiceMoveError, match="must promote"):
         apply_move(dfen, "a7a8")
+
+
+def test_a_promotion_without_its_piece_offers_only_the_promotions_a_turn_can_begin_with():
+    # four promotions are micro-moves, but only a7a8n keeps to the Maximum
+    # Micro-moves Rule (the knight die then moves the new knight)
+    dfen = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1 PPN"
+    ex = explain_move(dfen, "a7a8")
+    assert ex.reason.endswith("name the piece (a7a8n)")
+    ex = explain_move(dfen, "a7a8k")
+    assert ex.rule == "fide.pawn-single-push"
+    assert ex.reason == "a pawn may not promote to a king here (a7a8n)"
+    # a named promotion that breaks the rule is refused by the rule, as before
+    assert explain_move(dfen, "a7a8q").rule == "dice.maximum-micro-moves"
+
+
+def test_a_promotion_none_of_whose_pieces_begins_a_legal_turn_says_so():
+    # the bishop on b7 can only go to a8; a promotion there shuts it in (a new
+    # bishop on a8 too), so every promotion spends one die where h2h3 + b7a8 spend two
+    dfen = "2N4k/PB6/N1N5/8/8/8/7P/4K3 w - - 0 1 PB"
+    assert legal_uci_moves(dfen) == ["b7a8", "h2h3", "h2h4"]
+    ex = explain_move(dfen, "a7a8")
+    assert not ex.legal and ex.rule == "fide.pawn-single-push"
+    assert "(a7a8b, a7a8n, a7a8q, a7a8r), but no turn starting with any of them keeps " \
+           "to the Maximum Micro-moves Rule (legal: b7a8, h2h3, h2h4)" in ex.reason
+    with pytest.raises(DiceMoveError, match="Maximum Micro-moves Rule") as ei:
+        apply_move(dfen, "a7a8")
+    assert ei.value.rule == "fide.pawn-single-push"
