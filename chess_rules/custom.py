@@ -44,7 +44,8 @@ Example, ``examples/rules/rook_steps_diagonally.hr``::
 
 Load it with ``load_rule_file(ruleset, path)`` or ``houserules moves FEN --rules FILE.hr``.
 Errors (syntax, unknown template/slot/function, a name clash, removing a rule
-that does not exist) come back as :class:`rete.ReteError` subclasses with
+that does not exist, a move helper's offsets or directions that do not parse)
+come back as :class:`rete.ReteError` subclasses with
 ``file:line:column`` in front of the message; the rule set passed in is never
 changed.
 """
@@ -54,7 +55,7 @@ import dataclasses
 from pathlib import Path
 
 from rete import ReteError
-from rete.errors import DuplicateProductionError, UnknownProductionError
+from rete.errors import CompileError, DuplicateProductionError, UnknownProductionError
 from rete.language import error_position, parse_rules
 from rete.model import Call, Pattern
 
@@ -220,6 +221,7 @@ def load_rule_text(ruleset: RuleSet, text: str, source: str = "<rules>") -> Rule
     locs = {}
     for prod, loc in zip(rf.productions, rf.rule_locs):
         locs[prod.name] = loc
+        _check_helper_calls(prod, loc, rs.functions, source)
         if prod.stage == "generate" and "attacks" not in prod.meta:
             att = _attacks_of(prod, rs.topology)
             if att is not None:
@@ -243,6 +245,35 @@ def load_rule_text(ruleset: RuleSet, text: str, source: str = "<rules>") -> Rule
         where = (1, 1) if loc is None else error_position(e, loc, rs.templates, rs.functions)
         raise _located(e, source, *where) from None
     return rs
+
+
+#: what the second argument of each move helper must parse as
+_HELPER_SPECS = {"gen-leap": (_offsets, "offsets"), "gen-leap-quiet": (_offsets, "offsets"),
+                 "gen-slide": (_directions, "directions"),
+                 "gen-slide-quiet": (_directions, "directions")}
+
+
+def _check_helper_calls(prod, loc, functions, source: str) -> None:
+    """A move helper's arguments, checked when the file loads (not at the first
+    move generation): a piece and a string of offsets or directions that parse."""
+    for a in prod.actions:
+        if not isinstance(a, Call) or a.fn not in _HELPER_SPECS \
+                or functions.get(a.fn) is not MOVE_HELPERS[a.fn]:
+            continue
+        parse, what = _HELPER_SPECS[a.fn]
+        problem = None
+        if len(a.args) != 2:
+            problem = (f"{a.fn} takes 2 arguments (a piece and its {what}), "
+                       f"{len(a.args)} given")
+        elif isinstance(a.args[1], str):
+            try:
+                parse(a.args[1])
+            except ValueError as e:
+                problem = f"{a.fn}: {e}"
+        if problem is not None:
+            where = next(((line, col) for k, key, line, col in loc.refs
+                          if k == "function" and key == a.fn), (loc.line, loc.column))
+            raise _located(CompileError(problem, prod.name), source, *where)
 
 
 def _with_meta(prod, attacks):

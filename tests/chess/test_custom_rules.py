@@ -158,3 +158,59 @@ def test_name_clash_points_at_the_name():
 def test_good_rule_text_loads():
     rs = load_rule_text(fide_rules(), _RULE.format(**_OK), "r.hr")
     assert "x" in rs.productions
+
+
+HELPERS = """\
+rule "custom.knight-slide" stage generate
+when
+  movegen(color: ?c)
+  ?p <- piece(type: knight, color: ?c)
+then
+  call gen-slide(?p, "NE NW")
+end
+rule "custom.bishop-jump" stage generate
+when
+  movegen(color: ?c)
+  ?p <- piece(type: bishop, color: ?c)
+then
+  call gen-leap-quiet(?p, "0,2 0,-2")
+end
+"""
+
+
+def test_slide_and_quiet_leap_helpers():
+    rs = load_rule_text(fide_rules(), HELPERS, "helpers.hr")
+    g = Game("4k3/8/8/8/8/3p4/8/1N1BK3 w - - 0 1", ruleset=rs)
+    moves = set(g.legal_uci())
+    plain = set(Game("4k3/8/8/8/8/3p4/8/1N1BK3 w - - 0 1").legal_uci())
+    # the knight slides north-east up to the pawn it takes, and north-west to a2
+    assert moves - plain == {"b1c2", "b1d3", "b1a2"}
+    assert g.explain("b1d3").rule == "custom.knight-slide"
+    # the quiet leap (file, rank offsets) never captures, and says so
+    ex = g.explain("d1d3")
+    assert not ex.legal and ex.rule == "custom.bishop-jump"
+    assert ex.reason == "d3 is occupied and this move never captures"
+    assert "d1d3" not in moves
+    # a capturing slide attacks: the knight on b1 guards h7 along the diagonal
+    k = Game("7k/8/8/8/8/8/8/1N2K3 b - - 0 1", ruleset=rs)
+    assert k.legal_uci() == ["h8g7", "h8g8"]
+    assert Game("8/7k/8/8/8/8/8/1N2K3 b - - 0 1", ruleset=rs).is_check()
+
+
+@pytest.mark.parametrize("old,new,message,column", [
+    ('"NE NW"', '"NE UP"', "gen-slide: bad slide direction(s) ['UP']", 8),
+    ('"0,2 0,-2"', '"0,2 x"', "gen-leap-quiet: bad offset 'x'", 8),
+    ('"0,2 0,-2"', '""', "gen-leap-quiet: no offsets given", 8),
+    ('(?p, "0,2 0,-2")', '(?p)', "gen-leap-quiet takes 2 arguments (a piece and its offsets), "
+                                 "1 given", 8),
+])
+def test_move_helper_arguments_are_checked_when_the_file_loads(old, new, message, column):
+    text = HELPERS.replace(old, new)
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if new in t)
+    rs = fide_rules()
+    before = sorted(rs.productions)
+    with pytest.raises(ReteError) as ei:
+        load_rule_text(rs, text, "helpers.hr")
+    assert str(ei.value).startswith(f"helpers.hr:{line}:{column}: rule 'custom.")
+    assert message in str(ei.value)
+    assert sorted(rs.productions) == before
