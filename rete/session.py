@@ -254,13 +254,6 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
         vals = self._values(template, values, slots)
         return self._guarded(self._assert_vals, template, vals, None, None, None)
 
-    def _assert(self, template: str, values: Mapping, support_token=None, ctx=None) -> Fact:
-        """Compatibility entry: assert ``values``, logically on ``support_token`` if given."""
-        vals = self._values(template, values, None)
-        pnode = ctx.pnode if ctx is not None else None
-        tok = ctx.token if ctx is not None else None
-        return self._guarded(self._assert_vals, template, vals, support_token, pnode, tok)
-
     def _assert_vals(self, template: str, vals: dict, support, pnode, tok) -> Fact | None:
         j = self._journal
         if support is not None:

@@ -1,0 +1,68 @@
+"""What the compiler refuses, with the rule named, and what it accepts in the
+Python builder that rule text cannot say (functions given as callables, tests
+of three arguments, several join tests on one pattern)."""
+from __future__ import annotations
+
+import pytest
+
+from rete import Call, Exists, Expr, Not, P, RetractFact, Rule, Session, Test, V
+from rete.errors import CompileError, UnboundVariableError
+
+
+def session():
+    s = Session()
+    s.deftemplate("n", "x", "y")
+    return s
+
+
+@pytest.mark.parametrize("rule,message", [
+    (Rule("unhashable").when(P("n", x=[1, 2])), "unhashable constant"),
+    (Rule("empty-not").when(P("n"), Not()), "empty not/exists"),
+    (Rule("empty-exists").when(P("n"), Exists()), "empty not/exists"),
+    (Rule("odd-condition").when(P("n"), "n(x: 1)"), "not a condition: 'n(x: 1)'"),
+    (Rule("odd-action").when(P("n")).then("retract"), "not an action: 'retract'"),
+    (Rule("slot-not-fact").when(P("n", x=V.v)).then(RetractFact("v")),
+     "?v holds a slot value, not a fact"),
+])
+def test_compile_errors_name_the_rule(rule, message):
+    s = session()
+    with pytest.raises(CompileError) as ei:
+        s.add(rule)
+    assert str(ei.value).startswith(f"rule {rule.name!r}: ")
+    assert message in str(ei.value)
+    assert rule.name not in s.productions      # nothing half-built is left
+
+
+def test_an_unbound_variable_in_a_slot_expression_is_refused():
+    s = session()
+    r = Rule("free").when(P("n", x=Expr("add", V.a, 1)))
+    s.register_function("add", lambda a, b: a + b)
+    with pytest.raises(UnboundVariableError, match="variable \\?a is not bound"):
+        s.add(r)
+
+
+def test_callables_three_argument_tests_and_several_join_tests():
+    s = session()
+    fired = []
+
+    def between(lo, v, hi):
+        return lo < v < hi
+
+    def log(ctx, a, b):
+        fired.append((a, b))
+
+    # two join tests on the second pattern (neither an equality): both must hold
+    s.add(Rule("pairs").when(P("n", x=V.a, y=V.lo),
+                             P("n", x=V.b, y=V.hi),
+                             Test(between, V.lo, V.b, V.hi),
+                             Test(lambda a, b: a != b, V.a, V.b),
+                             Test(lambda a, b: a % 2 == b % 2, V.a, V.b))
+          .then(Call(log, V.a, V.b)))
+    assert "between" in s.functions and "log" in s.functions   # registered by name
+    for x, y in [(1, 0), (3, 5), (5, 9), (4, 0)]:
+        s.assert_fact("n", x=x, y=y)
+    s.run()
+    expected = sorted((a, b) for a, lo in [(1, 0), (3, 5), (5, 9), (4, 0)]
+                      for b, hi in [(1, 0), (3, 5), (5, 9), (4, 0)]
+                      if lo < b < hi and a != b and a % 2 == b % 2)
+    assert sorted(fired) == expected and expected
