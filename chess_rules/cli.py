@@ -12,7 +12,7 @@ sorted; ``perft`` prints the node count as its last line (with ``--divide``,
     houserules presets [--json]
     houserules layouts [--json]
     houserules modifiers schema | list [--json] | check FILE.json ...
-    houserules rete graph FILE.hr [--dot]
+    houserules rete graph [FILE.hr | --preset ID ... --rules FILE.hr ...] [--dot]
     houserules test PATH ...
     houserules play [--preset ID ...] [--layout ID]
     houserules dice ...
@@ -219,25 +219,41 @@ def cmd_layouts(args) -> int:
 
 
 def cmd_rete_graph(args) -> int:
-    from rete import ReteError, Session
-    from rete.language import load_rules, parse_rules
-    s = Session()
-    with open(args.file, encoding="utf-8") as fh:
-        text = fh.read()
-    # the network is only built, never run: a function the file declares with
-    # 'uses' (registered by the program that runs the rules) gets a stand-in
-    for name in parse_rules(text, source=args.file).functions:
-        if name not in s.functions:
-            def stand_in(*_, name=name):
-                raise ReteError(f"function {name!r} is a stand-in in 'houserules rete graph'")
-            s.register_function(name, stand_in)
-    load_rules(s, text, source=args.file)
+    chess = any(getattr(args, k, None) for k in ("preset", "config", "rules", "modifier"))
+    if args.file and chess:
+        raise ChessError("give a rule program FILE, or the chess rule set's options "
+                         "(--preset, --config, --rules, --modifier), not both")
+    s = _program_session(args.file) if args.file else _ruleset(args).build()
     if args.dot:
         sys.stdout.write(s.to_dot())
         return 0
     st = s.stats()
     print(json.dumps(st, indent=2))
     return 0
+
+
+def _program_session(path: str):
+    """A session holding a rule program of its own (its templates, stages, rules)."""
+    from rete import ReteError, Session
+    from rete.errors import UnknownStageError, UnknownTemplateError
+    from rete.language import load_rules, parse_rules
+    s = Session()
+    with open(path, encoding="utf-8") as fh:
+        text = fh.read()
+    # the network is only built, never run: a function the file declares with
+    # 'uses' (registered by the program that runs the rules) gets a stand-in
+    for name in parse_rules(text, source=path).functions:
+        if name not in s.functions:
+            def stand_in(*_, name=name):
+                raise ReteError(f"function {name!r} is a stand-in in 'houserules rete graph'")
+            s.register_function(name, stand_in)
+    try:
+        load_rules(s, text, source=path)
+    except (UnknownStageError, UnknownTemplateError) as e:
+        # most likely a file that edits the chess rules (movegen, piece, generate ...)
+        raise type(e)(f"{e} (a file that edits the chess rules is shown with "
+                      f"'houserules rete graph --rules {path}')") from None
+    return s
 
 
 def cmd_test(args) -> int:
@@ -311,8 +327,15 @@ def build_parser() -> argparse.ArgumentParser:
     rt = sub.add_parser("rete", help="engine tools")
     rsub = rt.add_subparsers(dest="rete_command", metavar="SUBCOMMAND")
     rsub.required = True
-    g = rsub.add_parser("graph", help="compile a rule file and show its network")
-    g.add_argument("file", help="a file in the rule language (e.g. examples/rules/*.hr)")
+    g = rsub.add_parser(
+        "graph", help="compile a rule program, or the chess rule set, and show its network",
+        description="Without FILE: the network of the chess rule set (FIDE, or the presets, "
+                    "rule files and modifiers given). With FILE: a rule program of its own "
+                    "(its templates, stages and rules, e.g. benchmarks/manners/manners.hr).")
+    g.add_argument("file", nargs="?",
+                   help="a rule program of its own; a file that edits the chess rules "
+                        "(e.g. examples/rules/*.hr) goes with --rules")
+    _add_rules_options(g, fen=False)
     g.add_argument("--dot", action="store_true", help="Graphviz DOT instead of counts")
     g.set_defaults(func=cmd_rete_graph)
 

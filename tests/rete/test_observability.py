@@ -145,3 +145,26 @@ def test_cli_rete_graph(tmp_path, capsys):
     assert main(["rete", "graph", str(bad)]) == 2
     err = capsys.readouterr().err
     assert "bad.hr:1:" in err
+
+
+def test_cli_rete_graph_of_the_chess_rule_set(capsys):
+    """Without FILE, the chess rule set's network: FIDE, or with presets and rule files."""
+    from chess_rules.cli import main
+    from chess_rules.fide import fide_rules
+    example = str(Path(__file__).resolve().parents[2] / "examples" / "rules"
+                  / "rook_steps_diagonally.hr")
+    assert main(["rete", "graph"]) == 0
+    fide = json.loads(capsys.readouterr().out)
+    assert fide["productions"] == len(fide_rules().productions)
+    assert main(["rete", "graph", "--rules", example]) == 0
+    custom = json.loads(capsys.readouterr().out)
+    assert custom["productions"] == fide["productions"] + 1
+    assert main(["rete", "graph", "--preset", "pawns-move-backward", "--dot"]) == 0
+    assert "P preset.pawn-backward-push" in capsys.readouterr().out
+    # a file that edits the chess rules, given as a program of its own, says how to show it
+    assert main(["rete", "graph", example]) == 2
+    err = capsys.readouterr().err
+    assert "stage 'generate' is not declared" in err
+    assert f"'houserules rete graph --rules {example}'" in err
+    assert main(["rete", "graph", example, "--preset", "piece-hp"]) == 2
+    assert "not both" in capsys.readouterr().err
