@@ -5,8 +5,9 @@ import random
 
 from rich.console import Console
 
-from .errors import ChessError
+from .errors import ChessError, MoveParseError
 from .game import Game
+from .notation import parse_uci
 
 PIECE_VALUE = {"pawn": 1, "knight": 3, "bishop": 3, "rook": 5, "queen": 9, "king": 0}
 GLYPH = {("king", "white"): "K", ("queen", "white"): "Q", ("rook", "white"): "R",
@@ -61,43 +62,97 @@ def greedy_move(game: Game, rng: random.Random):
     return rng.choice(best)
 
 
+HELP = """commands:
+  MOVE          play a move, in UCI (e2e4, e7e8q) or SAN (e4, Nf3, O-O)
+  explain MOVE  which rule generates the move, or which refuses it and why
+  undo          take back your last move (and the bot's reply)
+  help          this list
+  quit          end the game"""
+
+
 def play(fen: str, ruleset, human: str = "white", seed: int | None = None,
          max_moves: int = 200, console: Console | None = None, inputs=None) -> int:
-    """Play until the game ends or ``max_moves`` plies; returns 0."""
+    """Play until the game ends or ``max_moves`` plies are played; returns 0.
+
+    ``human`` is the side a person plays (``'none'``: the bot plays both);
+    ``inputs`` is a ``prompt -> str`` callable (the console by default)."""
     console = console or Console()
     rng = random.Random(seed)
     game = Game(fen, ruleset=ruleset)
     ask = inputs or terminal_prompt(console)
-    for _ in range(max_moves):
-        console.print(render(game))
+    shown = True        # whether the board on screen is the current one
+    console.print(render(game))
+    while len(game.move_stack) < max_moves:
+        if not shown:
+            console.print(render(game))
+            shown = True
         out = game.outcome()
         if out is not None:
             console.print(f"[bold]{out.result()}[/bold] {out.reason}"
                           + (f" ({out.rule})" if out.rule else ""))
             return 0
         turn = game.turn
-        if human == turn:
-            legal = game.legal_uci()
-            halves = (game.ruleset.config.get("turn-structure") or {}).get(turn, 1)
-            half = game._game_fact().values.get("half", 0) or 0
-            which = f" (half-move {half + 1} of {halves})" if halves > 1 else ""
-            console.print(f"{turn} to move{which}; legal: {' '.join(legal)}")
-            text = ask("your move (UCI or SAN, 'explain MOVE', 'quit'): ").strip()
-            if text in ("quit", "exit"):
-                return 0
-            if text.startswith("explain "):
-                console.print(game.explain(text.split()[1]).text)
-                continue
-            try:
-                if text in legal:
-                    game.push(text)
-                else:
-                    game.push_san(text)
-            except ChessError as e:
-                console.print(f"[red]{e}[/red]")
+        if human != turn:
+            m = greedy_move(game, rng)
+            console.print(f"{turn} plays {m.uci()}  ({m.rule})")
+            game.push(m)
+            shown = False
             continue
-        m = greedy_move(game, rng)
-        console.print(f"{turn} plays {m.uci()}  ({m.rule})")
-        game.push(m)
+        legal = game.legal_uci()
+        halves = (game.ruleset.config.get("turn-structure") or {}).get(turn, 1)
+        half = game._game_fact().values.get("half", 0) or 0
+        which = f" (half-move {half + 1} of {halves})" if halves > 1 else ""
+        console.print(f"{turn} to move{which}; legal: {' '.join(legal)}")
+        text = ask("your move (UCI or SAN; 'help' for the commands): ").strip()
+        command, _, arg = text.partition(" ")
+        if text in ("quit", "exit"):
+            return 0
+        if text in ("help", "?"):
+            console.print(HELP, markup=False, highlight=False)
+        elif command == "explain":
+            console.print(game.explain(arg.strip()).text if arg.strip()
+                          else "explain which move? e.g. 'explain e2e4'", markup=False)
+        elif text == "undo":
+            shown = not _undo(game, human, console)
+        elif text:
+            shown = not _human_move(game, text, legal, console)
     console.print("move cap reached")
     return 0
+
+
+def _human_move(game: Game, text: str, legal: list[str], console: Console) -> bool:
+    """Play the person's move (UCI or SAN); say why when it cannot be played."""
+    if text.lower() in legal:
+        game.push(text.lower())
+        return True
+    try:
+        parse_uci(text)
+    except MoveParseError:
+        pass
+    else:       # a move in UCI the rules refuse: the engine says why
+        console.print(f"[red]{game.explain(text).text}[/red]")
+        return False
+    try:
+        game.push_san(text)
+        return True
+    except ChessError as e:
+        console.print(f"[red]{e}[/red] ('help' lists the commands)")
+        return False
+
+
+def _undo(game: Game, human: str, console: Console) -> bool:
+    """Take back to the person's previous move: the bot's replies since, and that move."""
+    colors = [color for _, _, color in game._stack]
+    if human not in colors:
+        console.print("nothing to take back")
+        return False
+    while game._stack:
+        if game._stack[-1][2] == human:
+            game.pop()
+            # under a turn of several half-moves, back to its first half-move
+            if not game._stack or game._stack[-1][2] != human:
+                break
+        else:
+            game.pop()
+    console.print("taken back")
+    return True

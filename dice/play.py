@@ -28,7 +28,7 @@ from chess_rules.squares import opposite
 
 from .dfen import FACE_TYPE
 from .engine import DiceGame
-from .turns import apply_move, end_turn, roll, turn_tree
+from .turns import apply_move, end_turn, explain_move, roll, turn_tree
 
 __all__ = ["BOTS", "play_game", "choose_turn", "GameRecord", "render_dice"]
 
@@ -146,6 +146,14 @@ def choose_turn(dfen: str, bot: str, rng: random.Random, tree=None,
     return rng.choice([p for p, s in scored if s == best])
 
 
+HUMAN_HELP = """commands:
+  MOVE          play a micro-move in UCI (e2e4, e7e8q; castling e1g1)
+  explain MOVE  which rule generates the micro-move, or why it is refused
+  undo          take back your last micro-move of this turn
+  help          this list
+  quit          end the game"""
+
+
 @dataclass
 class GameRecord:
     """What :func:`play_game` played: the turns (roll, micro-moves) and the end."""
@@ -191,25 +199,41 @@ def play_game(seed: int | None = None, white: str = "greedy", black: str = "rand
         played: list[str] = []
         if human == color:
             node = tree.nodes
+            before: list[str] = []          # the DFEN before each micro-move played
             while node:
                 options = sorted(node)
                 playable = tree.playable(played)
                 say(f"playable dice: {render_dice(playable)}")
                 say("micro-moves: " + " ".join(options))
-                text = ask("your micro-move (UCI, or 'quit'): ").strip().lower()
+                text = ask("your micro-move (UCI; 'help' for the commands): ").strip().lower()
+                command, _, arg = text.partition(" ")
                 if text in ("quit", "exit"):
                     rec.final = dfen
                     return rec
-                if text not in node:
+                if text in ("help", "?"):
+                    say(HUMAN_HELP, markup=False, highlight=False)
+                elif command == "explain":
+                    say(explain_move(dfen, arg.strip(), ruleset).text if arg.strip()
+                        else "explain which micro-move? e.g. 'explain e2e4'", markup=False)
+                elif text == "undo":
+                    if not played:
+                        say("nothing to take back in this turn (the dice are rolled)")
+                        continue
+                    dfen = before.pop()
+                    played.pop()
+                    node = tree.node(played)
+                    say("taken back")
+                elif text not in node:
                     try:
                         apply_move(dfen, text, ruleset)
                         say(f"[red]{text}: not a legal continuation of this turn[/red]")
                     except Exception as e:       # the engine says why
                         say(f"[red]{e}[/red]")
-                    continue
-                dfen = apply_move(dfen, text, ruleset)
-                played.append(text)
-                node = node[text][1]
+                else:
+                    before.append(dfen)
+                    dfen = apply_move(dfen, text, ruleset)
+                    played.append(text)
+                    node = node[text][1]
         else:
             bot = white if color == "white" else black
             path = choose_turn(dfen, bot, rng, tree, ruleset)

@@ -227,3 +227,45 @@ def test_explain_with_a_position_but_no_move_says_the_move_is_missing(capsys):
     assert "needs a MOVE after the position" in err
     code, out, err = run(capsys, "explain", "e2e4")             # and the other way round
     assert code == 2 and "a FEN (or --layout ID) is required" in err
+
+
+def _scripted_game(answers, human="white", fen=START, ruleset=None):
+    import io
+
+    from rich.console import Console
+
+    from chess_rules.fide import fide_rules
+    from chess_rules.play import play
+    it = iter(answers)
+    console = Console(record=True, width=200, file=io.StringIO())
+    assert play(fen, ruleset or fide_rules(), human=human, seed=1, console=console,
+                inputs=lambda prompt: next(it)) == 0
+    return console.export_text()
+
+
+def test_terminal_game_commands_help_explain_and_illegal_moves():
+    text = _scripted_game(["help", "explain e1g1", "explain", "e2e5", "zz", "quit"])
+    assert "undo          take back your last move" in text
+    assert "e1g1: refused by fide.castling - f1 is not empty" in text
+    assert "explain which move?" in text
+    # an illegal move in UCI is explained by the engine, not called bad SAN
+    assert "e2e5: illegal - no rule moves the pawn on e2 to e5" in text
+    assert "bad move 'zz'" in text and "'help' lists the commands" in text
+    assert "white plays" not in text and "black plays" not in text    # nothing was played
+
+
+def test_terminal_game_undo_takes_back_the_move_and_the_reply():
+    text = _scripted_game(["undo", "Nf3", "undo", "e2e4", "quit"])
+    assert text.count("nothing to take back") == 1 and text.count("taken back") == 1
+    # after the take-back White moves from the start position again (the knight
+    # is back on g1), and the bot answers e2e4
+    after = text[text.index("taken back"):]
+    legal = after[after.index("white to move; legal:"):].splitlines()[0].split(": ")[1].split()
+    assert legal == sorted(m.uci() for m in chess.Board().legal_moves)
+    assert text.count("black plays") == 2
+
+
+def test_terminal_game_move_cap_counts_moves_not_prompts():
+    # ten bad answers do not use up a cap of two plies
+    text = _scripted_game(["zz"] * 10 + ["e2e4", "quit"])
+    assert "move cap reached" not in text and "black plays" in text

@@ -123,3 +123,21 @@ def test_play_bot_v_bot_runs(capsys):
                "--seed", "2", "--max-moves", "30"])
     assert rc == 0
     assert "white plays" in capsys.readouterr().out
+
+
+def test_undo_in_a_turn_of_two_half_moves(capsys):
+    # White's two half-moves and the bot's reply are taken back together;
+    # a half-move played alone is taken back by itself
+    from chess_rules.play import play
+    from presets.registry import load
+    answers = iter(["e2e4", "d2d4", "undo", "e2e4", "undo", "quit"])
+    play(get_layout("monster").fen, load("monster-rules"), human="white", seed=1,
+         inputs=lambda prompt: next(answers))
+    out = capsys.readouterr().out
+    assert out.count("taken back") == 2 and out.count("black plays") == 1
+    lines = [line for line in out.splitlines() if line.startswith("white to move")]
+    # asked: 1 of 2, 2 of 2, (the bot replies) 1 of 2, undo: 1 of 2 on the start
+    # position, 2 of 2, undo: 1 of 2 on the start position again
+    assert [line.split(";")[0][-7:-1] for line in lines] == [
+        "1 of 2", "2 of 2", "1 of 2", "1 of 2", "2 of 2", "1 of 2"]
+    assert lines[0] == lines[3] == lines[5] != lines[2]
