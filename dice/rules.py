@@ -102,16 +102,23 @@ def dice_filter(ctx, color):
     """Keep the candidates whose piece type has a die (castling: king and rook)."""
     s = ctx.session
     st = s.chess
-    counts = dice_left(s)
-    rule = ctx.pnode.production.name
+    # this runs at every movegen request: a set of the die types, and the
+    # counts (for the reason) only once a candidate is dropped
+    have = {f.values["type"] for f in s.by_template.get("die", _NO_DICE).values()}
     types = st.types
+    counts = None
     for u, m in list(st.candidates.items()):
         ptype = types[m.frm] or m.piece
-        if counts[ptype] and m.kind != "castle":
+        if ptype in have and m.kind != "castle":
             continue
+        if counts is None:
+            counts = dice_left(s)
         reason = missing_die(counts, ptype, m.kind, m.frm)
         if reason is not None:
-            st.drop(u, rule, reason)
+            st.drop(u, ctx.pnode.production.name, reason)
+
+
+_NO_DICE: dict = {}
 
 
 def spend_die(ctx, move):
@@ -121,14 +128,16 @@ def spend_die(ctx, move):
     v = move.values
     frm = v["from"]
     ptype = s.chess.types[frm] or v["piece"]
-    dice = sorted(s.by_template.get("die", {}).values(), key=lambda f: f.values["index"])
+    dice = s.by_template.get("die", _NO_DICE)
     for t in move_dice(ptype, v["kind"]):
-        for f in dice:
-            if f.alive and f.values["type"] == t:
-                s.retract(f)
-                break
-        else:
+        first = None
+        for f in dice.values():
+            fv = f.values
+            if fv["type"] == t and (first is None or fv["index"] < first.values["index"]):
+                first = f
+        if first is None:
             raise ChessError(f"{v['uci']}: no {t} die left to spend")
+        s.retract(first)
 
 
 def dice_clock(ctx, move):
