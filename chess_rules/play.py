@@ -141,18 +141,15 @@ def _human_move(game: Game, text: str, legal: list[str], console: Console) -> bo
 
 
 def _undo(game: Game, human: str, console: Console) -> bool:
-    """Take back to the person's previous move: the bot's replies since, and that move."""
-    colors = [color for _, _, color in game._stack]
-    if human not in colors:
+    """Take back to the person's previous move: the bot's replies since, and that move
+    (every half-move of it, under a turn of several)."""
+    stack = game._stack             # (checkpoint, move, colour that moved)
+    if not any(color == human for _, _, color in stack):
         console.print("nothing to take back")
         return False
-    while game._stack:
-        if game._stack[-1][2] == human:
-            game.pop()
-            # under a turn of several half-moves, back to its first half-move
-            if not game._stack or game._stack[-1][2] != human:
-                break
-        else:
-            game.pop()
+    while stack[-1][2] != human:
+        game.pop()
+    while stack and stack[-1][2] == human:
+        game.pop()
     console.print("taken back")
     return True
