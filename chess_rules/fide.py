@@ -27,7 +27,7 @@ attacks too.
 from __future__ import annotations
 
 from rete import Assert, Call, Exists, ModifyFact, Not, P, RetractFact, Rule, Test, V
-from rete.model import AssertLogical, Expr
+from rete.model import AssertLogical, Expr, Pattern
 
 from . import geometry as geo
 from .moves import Move
@@ -368,11 +368,16 @@ def detect_check(ctx, game):
 def insufficient_material(ctx, status):
     """Dead positions by material: K v K, K+minor v K, K+B v K+B with same-coloured bishops
     (unless ``config['dead-same-shade-bishops']`` is False: a rule set in which taking
-    a bishop decides the game, such as extinction-chess with target bishop)."""
+    a bishop decides the game, such as extinction-chess with target bishop).
+
+    A minor piece counts only while it moves as in FIDE chess
+    (:func:`fide_minor_types`): a bishop that may also step orthogonally can mate."""
     st = ctx.session.chess
     pieces = [(st.types[s], st.colors[s], s) for s in range(64) if st.types[s]]
     kinds = [t for t, _, _ in pieces if t != "king"]
-    if any(t in ("pawn", "rook", "queen") for t in kinds):
+    if any(t not in _FIDE_MINOR_MOVERS for t in kinds):
+        return
+    if kinds and not set(kinds) <= fide_minor_types(st.ruleset):
         return
     dead = False
     if len(kinds) <= 1:
@@ -383,6 +388,40 @@ def insufficient_material(ctx, status):
         dead = len(shades) == 1
     if dead:
         ctx.assert_logical("result", winner="draw", reason="insufficient material")
+
+
+#: FIDE's minor pieces and the production that moves each
+_FIDE_MINOR_MOVERS = {"knight": "fide.knight-move", "bishop": "fide.bishop-move"}
+
+
+def fide_minor_types(ruleset) -> set[str]:
+    """The minor piece types that move exactly as in FIDE chess under ``ruleset``:
+    no generate production but FIDE's own mover (not replaced) reads a piece of
+    that type, or one whose ``within-fide-moves`` meta says it moves the piece
+    nowhere FIDE's would (it may refuse some moves, as knight-immunity's bishop
+    does on the plain board). FIDE's table of dead positions holds for those
+    only; a knight or bishop that a preset or a rule file moves otherwise (a
+    further step, a second leap, a wrapping or bouncing board: those presets
+    rebuild the movers) might mate.
+
+    >>> from presets import load
+    >>> sorted(fide_minor_types(fide_rules())), sorted(fide_minor_types(load("bishops-ignore-color")))
+    (['bishop', 'knight'], ['knight'])
+    """
+    minors = set(_FIDE_MINOR_MOVERS)
+    for name, prod in ruleset.productions.items():
+        if prod.stage != "generate":
+            continue
+        for c in prod.conditions:
+            if not isinstance(c, Pattern) or c.template != "piece":
+                continue
+            t = dict(c.slots).get("type")
+            if not isinstance(t, str):
+                return set()            # a production over pieces of any type
+            fide_own = name == _FIDE_MINOR_MOVERS.get(t) and ruleset.origin.get(name) == "fide"
+            if t in minors and not fide_own and not prod.meta.get("within-fide-moves"):
+                minors.discard(t)
+    return minors
 
 
 def threefold(ctx, status):
@@ -562,7 +601,8 @@ def fide_rules() -> RuleSet:
         .when(P("status", color=V.c, moves=0), Not(P("check", color=V.c)))
         .then(AssertLogical("result", winner="draw", reason="stalemate")),
         Rule("fide.insufficient-material", stage="result", salience=30,
-             doc="A position where no sequence of moves can mate is drawn.")
+             doc="A position where no sequence of moves can mate is drawn (FIDE's "
+                 "minor pieces count as such while they move as in FIDE).")
         .when(P("status").as_("s"))
         .then(Call("insufficient-material", V.s)),
         Rule("fide.fifty-move", stage="result", salience=20,

@@ -15,6 +15,9 @@ Rulings:
   west to h4).
 * With ``knight-immunity`` the step may not capture a knight either (it honours
   the rule set's ``capture-vetoes``).
+* (ours) King and bishop against king is no dead position: the bishop can mate
+  with its steps, so ``fide.insufficient-material`` does not call it a draw (FSF
+  agrees for its BW piece); king and knight against king still is.
 
 Fairy-Stockfish: compared in ``tests/presets/test_v1_fsf.py`` with the bishop
 replaced by a ``BW`` (bishop + wazir) piece: legal moves, promotions included,

@@ -33,6 +33,9 @@ Rulings (RULES-spec.md, DECISIONS.md where cited, ours where marked):
   square reached along two rays is one move.
 * Reflected squares count as attacked, for check as well as for moves
   (the brief: "attacks included").
+* (ours) A bouncing bishop is not the minor piece of FIDE's table: K+B v K and
+  bishops of one shade are no dead position (``fide.insufficient-material``);
+  K+N v K still is.
 * Incompatible with ``wrap-board`` (RULES-spec.md: wrapping is undefined under
   reflection) and ``bouncing-pieces-2`` (declared there). Compatible with
   ``rook-warp``: the rook's warp is orthogonal, the bounce diagonal, and this

@@ -20,6 +20,7 @@ Rulings (RULES-spec.md, ours where marked):
 * (ours) No reflection at the ray's origin; a ray stops before its own square;
   a square reached twice is one move.
 * Reflected squares count as attacked, for check as well as for moves.
+* (ours) As under ``bouncing-pieces``, K+B v K is no dead position; K+N v K is.
 * Incompatible with ``bouncing-pieces`` and ``wrap-board`` (RULES-spec.md).
 
 Fairy-Stockfish has no reflecting pieces to compare with; see

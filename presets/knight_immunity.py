@@ -24,6 +24,8 @@ Rulings (spec, DECISIONS.md, and ours where marked):
   bishop gives check to a knight it cannot capture (ours, follows the spec).
 * A pawn promoting to a bishop cannot capture a knight on that move; it may
   promote to any other piece.
+* (ours) On the plain board the bishop goes nowhere FIDE's would not, so K+B v K
+  stays a dead position (its mover says so: ``within-fide-moves``).
 
 Fairy-Stockfish: not compared (no capture restriction by victim type).
 """
@@ -67,10 +69,14 @@ def apply(rules, config) -> None:
     gen = make_slider_gen("bishop", topo, geo.BISHOP_DIRS,
                           can_capture=lambda st, to: st.types[to] != "knight")
     rules.function("gen.bishop.knight-immunity", gen)
-    rules.replace(mover("fide.bishop-move", "bishop", "gen.bishop.knight-immunity",
+    bishop_move = mover("fide.bishop-move", "bishop", "gen.bishop.knight-immunity",
                         bishop_attacks,
                         "knight-immunity: a bishop slides diagonally but never captures a "
-                        "knight; its threat passes through enemy knights.", group="preset"))
+                        "knight; its threat passes through enemy knights.", group="preset")
+    # on the plain board it moves a bishop nowhere FIDE's would: K+B v K stays a
+    # dead position (on a bouncing or wrapping board the bishop is another piece)
+    bishop_move.meta["within-fide-moves"] = topo.name == "plain"
+    rules.replace(bishop_move)
 
     old = rules.get("fide.pawn-capture")
     call = old.actions[0]

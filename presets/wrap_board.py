@@ -17,6 +17,9 @@ Rulings (DECISIONS.md, and this module's own where marked):
 * Castling never wraps: it is the FIDE production on the fixed squares; only the
   attack test on the king's path sees wrapped attacks (the squares are attacked
   on the cylinder).
+* (ours) No dead position by material but king against king: on the cylinder a
+  knight or bishop is not the minor piece of FIDE's table, so
+  ``fide.insufficient-material`` does not call K+N v K or K+B v K a draw.
 * Check detection is wrap-aware: the attack declarations of the replaced
   productions are the cylinder's, and the fast FIDE attack test is rebuilt over
   the cylinder.

@@ -214,3 +214,28 @@ def test_move_helper_arguments_are_checked_when_the_file_loads(old, new, message
     assert str(ei.value).startswith(f"helpers.hr:{line}:{column}: rule 'custom.")
     assert message in str(ei.value)
     assert sorted(rs.productions) == before
+
+
+KN_V_K = "8/8/4k3/8/8/3K4/8/5N2 w - - 0 50"
+KB_V_K = "8/8/4k3/8/8/3K4/8/5B2 w - - 0 50"
+
+
+def _dead(fen, ruleset):
+    out = Game(fen, ruleset=ruleset).outcome()
+    return out is not None and out.reason == "insufficient material"
+
+
+def test_insufficient_material_only_for_minor_pieces_that_move_as_in_fide():
+    from presets import load
+    assert _dead(KN_V_K, fide_rules()) and _dead(KB_V_K, fide_rules())
+    # a knight that also slides (a rule file) or leaps twice (a preset) might mate
+    assert not _dead(KN_V_K, load_rule_text(fide_rules(), HELPERS, "helpers.hr"))
+    assert not _dead(KN_V_K, load("knights-leap-twice"))
+    assert _dead(KB_V_K, load("knights-leap-twice"))        # its bishops are FIDE's
+    # a bishop that never captures a knight moves nowhere FIDE's would not
+    assert _dead(KB_V_K, load("knight-immunity"))
+    # on another board FIDE's table does not hold
+    assert not _dead(KN_V_K, load("wrap-board")) and not _dead(KB_V_K, load("wrap-board"))
+    # a bouncing board changes the bishop only
+    assert _dead(KN_V_K, load("bouncing-pieces")) and not _dead(KB_V_K, load("bouncing-pieces"))
+    assert not _dead(KB_V_K, load("bouncing-pieces", "knight-immunity"))

@@ -237,3 +237,19 @@ def test_first_blood_game_ends_at_the_first_capture_in_both():
     assert g.legal_uci() == []
     assert sf.legal_moves(variant("capture-to-win"), START, moves) == []
     assert g.outcome().winner == "white"
+
+
+@pytest.mark.parametrize("fen,dead", [
+    ("8/8/4k3/8/8/3K4/8/5B2 w - - 0 50", False),        # K+B v K: the bishop is a BW
+    ("8/8/4k3/8/8/3K4/8/5N2 w - - 0 50", True),         # K+N v K: the knight is FIDE's
+    ("8/8/4k3/8/8/3K4/8/8 w - - 0 50", True),           # K v K
+    ("8/8/4kb2/8/8/3K4/8/5B2 w - - 0 50", False),       # bishops of one shade
+])
+def test_insufficient_material_with_colour_blind_bishops_agrees_with_fsf(fen, dead):
+    """A bishop that may also step orthogonally (FSF's BW) can mate: K+B v K is no dead
+    position; a FIDE knight still cannot. FSF says per side whether it could mate."""
+    g = Game(fen, presets=["bishops-ignore-color"])
+    out = g.outcome()
+    ours = out is not None and out.reason == "insufficient material"
+    assert ours == dead
+    assert all(sf.has_insufficient_material(variant("bishops-ignore-color"), fen, [])) == dead
