@@ -17,7 +17,9 @@ capture-to-win             ``extinctionPieceTypes = *``, ``extinctionPieceCount
 =========================  ==================================================
 
 Along seeded random playouts both engines must agree on the legal move set at
-every ply, and on perft(2) at sampled plies. FSF is given the start FEN plus
+every ply, on perft(2) at sampled plies, on whether the position is dead by
+material (FSF: neither side could mate) and, where no move is left, on the
+result. FSF is given the start FEN plus
 the moves played. The semantic differences found are filtered explicitly and
 pinned by their own tests (below), and written into the modules' docstrings:
 
@@ -146,6 +148,7 @@ def playout_compare(preset, fen, seed, plies, perft_every=0) -> int:
         assert ours == theirs, (preset, fen, moves, "ours only", sorted(ours - theirs),
                                 "FSF only", sorted(theirs - ours))
         compared += 1
+        compare_verdicts(preset, fen, moves, g)
         if perft_every and ply % perft_every == 0 and ours:
             assert g.perft(2) == fsf_perft(preset, fen, moves, 2, g), (preset, fen, moves)
         if not ours:
@@ -159,6 +162,20 @@ def playout_compare(preset, fen, seed, plies, perft_every=0) -> int:
         g.push(m)
         moves.append(m)
     return compared
+
+
+def compare_verdicts(preset, fen, moves, g) -> None:
+    """A dead position by material exactly when FSF says neither side can mate, and
+    the same result (FSF scores it for the side to move) when no move is left."""
+    out = g.outcome()
+    dead = out is not None and out.reason == "insufficient material"
+    assert dead == all(sf.has_insufficient_material(variant(preset), fen, moves)), \
+        (preset, g.fen(), out)
+    if not g.legal_moves():
+        score = sf.game_result(variant(preset), fen, moves)
+        winner = "draw" if score == 0 else g.turn if score > 0 else \
+            ("black" if g.turn == "white" else "white")
+        assert out is not None and out.winner == winner, (preset, g.fen(), out, score)
 
 
 @pytest.mark.parametrize("preset", PRESETS)
