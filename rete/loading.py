@@ -1,0 +1,170 @@
+"""Loading rule text into a session: templates, stages, functions and
+productions, all or nothing, with compile errors placed at the line and column
+of the name they are about.
+"""
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from .errors import (DuplicateProductionError, ReteError, UnboundVariableError,
+                     UnknownFunctionError, UnknownProductionError, UnknownSlotError,
+                     UnknownStageError, UnknownTemplateError)
+from .model import Modify, Pattern, Production, Template
+from .parsing import parse_rules
+from .transformer import RuleFile, RuleLocation
+
+__all__ = ["load_rules", "error_position"]
+
+
+
+def _read(text_or_path, source) -> tuple[str, str]:
+    if isinstance(text_or_path, os.PathLike):
+        p = Path(text_or_path)
+        return p.read_text(encoding="utf-8"), source or str(p)
+    if isinstance(text_or_path, str) and "\n" not in text_or_path and \
+            text_or_path.strip() and os.path.isfile(text_or_path):
+        return Path(text_or_path).read_text(encoding="utf-8"), source or text_or_path
+    return text_or_path, source or "<string>"
+
+
+def _located(e: BaseException, source: str, line: int, column: int) -> BaseException:
+    """Same exception, its message prefixed with ``source:line:column: ``."""
+    e.args = (f"{source}:{line}:{column}: {e}",) + tuple(e.args[1:])
+    e.line, e.column, e.source = line, column, source
+    return e
+
+
+def error_position(e: BaseException, loc: RuleLocation, templates,
+                   functions) -> tuple[int, int]:
+    """Where in one rule's text (``loc``, from :attr:`RuleFile.rule_locs`) a compile
+    error points, given the templates and functions it was compiled against: the
+    unknown template, slot, function, stage or unbound variable itself, a clashing
+    rule's name, else the rule."""
+    def first(kind, pred):
+        for k, key, line, col in loc.refs:
+            if k == kind and pred(key):
+                return (line, col)
+        return None
+
+    hit = None
+    if isinstance(e, UnknownTemplateError):
+        hit = first("template", lambda t: t not in templates)
+    elif isinstance(e, UnknownSlotError):
+        hit = first("slot", lambda ts: ts[0] in templates
+                    and not _has_slot(templates[ts[0]], ts[1]))
+        if hit is None:
+            hit = first("mslot", lambda vs: True)
+    elif isinstance(e, UnknownFunctionError):
+        hit = first("function", lambda f: f not in functions)
+    elif isinstance(e, UnboundVariableError):
+        m = re.search(r"\?([A-Za-z_][A-Za-z0-9_-]*)", str(e))
+        if m:
+            hit = first("var", lambda v: v == m.group(1))
+    elif isinstance(e, UnknownStageError):
+        hit = loc.stage
+    elif isinstance(e, DuplicateProductionError):
+        hit = loc.name
+    return hit or (loc.line, loc.column)
+
+
+def _has_slot(t: Template, slot: str) -> bool:
+    resolve = getattr(t, "resolve", None)      # dash/underscore spellings, where supported
+    return slot in t.slots or (resolve is not None and resolve(slot) is not None)
+
+
+def _check_modify_slots(session, prod: Production, loc: RuleLocation) -> None:
+    """Slots of ``modify ?p (...)`` must exist in the template of the fact bound to ?p."""
+    bound = {c.bind: c.template for c in prod.conditions
+             if isinstance(c, Pattern) and c.bind}
+    for a in prod.actions:
+        if isinstance(a, Modify) and a.var in bound:
+            t = session.templates.get(bound[a.var])
+            if t is None:
+                continue
+            for s, _ in a.slots:
+                if not _has_slot(t, s):
+                    err = UnknownSlotError(
+                        f"modify ?{a.var}: template {t.name!r} has no slot {s!r} "
+                        f"(slots: {', '.join(t.slots)})", prod.name)
+                    hit = None
+                    for k, key, line, col in loc.refs:
+                        if k == "mslot" and key == (a.var, s):
+                            hit = (line, col)
+                            break
+                    raise _located(err, prod.source, *(hit or (loc.line, loc.column)))
+
+
+def load_rules(session, text_or_path, source: str | None = None, *,
+               replace: bool = False) -> RuleFile:
+    """Declare a rule text's templates and stages in ``session`` and add its productions.
+
+    ``text_or_path`` is rule text, a :class:`~pathlib.Path`, or a string naming an
+    existing file. Every function the text ``uses`` must already be registered.
+    All or nothing: on any error the session keeps no production, template or
+    stage from this text (productions it replaced, with ``replace=True``, come
+    back), and the error is re-raised with ``source:line:column: `` in front of
+    its message and ``line``/``column``/``source`` attributes.
+    """
+    text, src = _read(text_or_path, source)
+    rf = parse_rules(text, src)
+    saved_templates = dict(session.templates)
+    saved_stage_after = list(session._stage_after)
+    saved_stages = list(session.stages)
+    added: list[str] = []
+    replaced: dict[str, Production] = {}
+    removed: list[Production] = []
+    try:
+        for name, (line, col) in zip(rf.removals, rf.removal_lines):
+            if name not in session.productions:
+                raise _located(UnknownProductionError(
+                    f"'remove {name}': no production named {name!r}"), src, line, col)
+            removed.append(session.get_production(name))
+            session.remove_production(name)
+        for t, (line, col) in zip(rf.templates, rf.template_lines):
+            try:
+                session.deftemplate(t)
+            except ReteError as e:
+                raise _located(e, src, line, col)
+        for stages, (line, col) in zip(rf.stages, rf.stage_lines):
+            try:
+                session.define_stages(stages)
+            except ReteError as e:
+                raise _located(e, src, line, col)
+        for name, (line, col) in zip(rf.functions, rf.function_lines):
+            if name not in session.functions:
+                raise _located(UnknownFunctionError(
+                    f"function {name!r} is declared by 'uses' but not registered in the "
+                    f"session (register it with Session.register_function)"), src, line, col)
+        with session.adding(rf.productions):
+            for prod, loc in zip(rf.productions, rf.rule_locs):
+                _check_modify_slots(session, prod, loc)
+                if prod.name in rf.replaces and prod.name not in session.productions:
+                    raise _located(UnknownProductionError(
+                        f"rule {prod.name!r} replaces a production that does not exist"),
+                        src, loc.line, loc.column)
+                replace_this = replace or prod.name in rf.replaces
+                if replace_this and prod.name in session.productions and prod.name not in added \
+                        and prod.name not in replaced:
+                    replaced[prod.name] = session.get_production(prod.name)
+                try:
+                    session.add_production(prod, replace=replace_this)
+                except ReteError as e:
+                    raise _located(e, src, *error_position(e, loc, session.templates,
+                                                                  session.functions))
+                added.append(prod.name)
+    except BaseException:
+        for name in reversed(added):
+            if name in session.productions:
+                session.remove_production(name)
+        for old in list(replaced.values()) + removed:
+            if old.name not in session.productions:
+                session.add_production(old)
+        session.templates.clear()
+        session.templates.update(saved_templates)
+        if session._stage_after != saved_stage_after or session.stages != saved_stages:
+            session._stage_after[:] = saved_stage_after
+            session._relayout_stages()
+        raise
+    return rf

@@ -1,0 +1,111 @@
+"""Parsing rule text: the LALR parser over ``rules.lark``, and syntax errors
+that say what was expected, what was found, where, and in which rule.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from lark import Lark
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
+
+from .errors import RuleSyntaxError
+from .model import Production
+from .transformer import RuleFile, RuleTextBuilder, SyntaxAt
+
+__all__ = ["parse_rules", "parse_production"]
+
+_FRIENDLY = {
+    "NAME": "a name", "VAR": "a variable (?x)", "STRING": "a string", "NUMBER": "a number",
+    "CMP": "a comparison (= != < <= > >=)", "$END": "end of input",
+}
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    return Lark.open("rules.lark", rel_to=__file__, parser="lalr", lexer="contextual",
+                     propagate_positions=True, maybe_placeholders=False)
+
+
+def _describe_terminal(name: str) -> str:
+    if name in _FRIENDLY:
+        return _FRIENDLY[name]
+    for t in _parser().terminals:
+        if t.name == name:
+            if type(t.pattern).__name__ == "PatternStr":
+                return repr(t.pattern.value)
+            break
+    if name == "__ANON_0":
+        return "'<-'"
+    return name.lower()
+
+
+def _rule_context(text: str, line: int) -> str:
+    """`` (in rule 'x')`` for the last rule header at or before ``line``."""
+    head = "\n".join(text.splitlines()[:max(line, 0)])
+    found = None
+    for m in re.finditer(r'(?m)^\s*rule\s+("(?:[^"\\\n]|\\.)*"|[^\s#]+)', head):
+        found = m.group(1)
+    if found is None:
+        return ""
+    if found.startswith('"'):
+        found = found[1:-1]
+    return f" (in rule {found!r})"
+
+
+def _syntax_error(e: UnexpectedInput, text: str, source: str) -> RuleSyntaxError:
+    line, column = e.line, e.column
+    if isinstance(e, UnexpectedToken):
+        names = getattr(e, "accepts", None) or e.expected   # accepts: exact (simulated)
+        expected = sorted({_describe_terminal(n) for n in names})
+        if e.token.type == "$END":
+            found = "end of input"
+            lines = text.split("\n")
+            line, column = len(lines), len(lines[-1]) + 1
+        else:
+            found = repr(str(e.token))
+    elif isinstance(e, UnexpectedCharacters):
+        expected = sorted({_describe_terminal(n) for n in (e.allowed or ())})
+        found = repr(e.char)
+    else:  # UnexpectedEOF
+        expected = sorted({_describe_terminal(n) for n in getattr(e, "expected", ()) or ()})
+        found = "end of input"
+        lines = text.split("\n")
+        line, column = len(lines), len(lines[-1]) + 1
+    if line is None or line < 1:
+        line, column = 1, 1
+    if len(expected) == 1:
+        want = f"expected {expected[0]}"
+    elif expected:
+        want = "expected one of: " + ", ".join(expected)
+    else:
+        want = "unexpected input"
+    return RuleSyntaxError(f"{want} but found {found}{_rule_context(text, line)}",
+                           line, column, source)
+
+
+def parse_rules(text: str, source: str = "<string>") -> RuleFile:
+    """Parse rule text into a :class:`RuleFile`; raises :class:`RuleSyntaxError`."""
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedInput as e:
+        raise _syntax_error(e, text, source) from None
+    try:
+        return RuleTextBuilder(source).transform(tree)
+    except VisitError as e:
+        orig = e.orig_exc
+        if isinstance(orig, SyntaxAt):
+            raise RuleSyntaxError(orig.message + _rule_context(text, orig.line),
+                                  orig.line, orig.column, source) from None
+        raise orig from None
+
+
+def parse_production(text: str, source: str = "<string>") -> Production:
+    """Parse a text that holds exactly one rule (and nothing else)."""
+    rf = parse_rules(text, source)
+    if len(rf.productions) != 1 or rf.templates or rf.stages or rf.functions:
+        raise RuleSyntaxError(f"expected exactly one rule, found {len(rf.productions)} rule(s)"
+                              + (" and declarations" if rf.templates or rf.stages or rf.functions
+                                 else ""), 1, 1, source)
+    return rf.productions[0]
+

@@ -1,0 +1,422 @@
+"""The rule language's transformer: lark's parse tree -> the plain objects of
+:mod:`rete.model`, collected in a :class:`RuleFile` with the position of every
+declaration and of every name a rule uses (for load-time errors that point at
+line and column).
+
+A rule written as text and the same rule written with :class:`~rete.model.Rule`
+build equal objects; :mod:`rete.writer` goes the other way.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+from lark import Token, Transformer
+
+from .errors import SlotValueError
+from .model import (AssertFact, Call, Exists, Expr, Halt, Modify, Not, Pattern, Production,
+                    Retract, SlotPred, Template, Test, Var)
+
+__all__ = ["RuleFile", "RuleLocation", "RuleTextBuilder", "SyntaxAt"]
+
+
+# ---------------------------------------------------------------- the result
+
+
+@dataclass
+class RuleLocation:
+    """Where things are in the text of one rule (for load-time error messages)."""
+
+    line: int
+    column: int
+    name: tuple[int, int] = (0, 0)
+    stage: tuple[int, int] | None = None
+    refs: list = field(default_factory=list)     # (kind, key, line, column)
+
+
+@dataclass
+class RuleFile:
+    """What a rule text declares, as plain objects, in text order."""
+
+    templates: list[Template] = field(default_factory=list)
+    stages: list[list[str]] = field(default_factory=list)
+    productions: list[Production] = field(default_factory=list)
+    functions: list[str] = field(default_factory=list)
+    removals: list[str] = field(default_factory=list)
+    replaces: set[str] = field(default_factory=set)
+    source: str = "<string>"
+    # positions, aligned with the lists above
+    template_lines: list[tuple[int, int]] = field(default_factory=list, repr=False, compare=False)
+    stage_lines: list[tuple[int, int]] = field(default_factory=list, repr=False, compare=False)
+    function_lines: list[tuple[int, int]] = field(default_factory=list, repr=False, compare=False)
+    removal_lines: list[tuple[int, int]] = field(default_factory=list, repr=False, compare=False)
+    rule_locs: list[RuleLocation] = field(default_factory=list, repr=False, compare=False)
+
+    def line_of(self, rule: str) -> int | None:
+        """The line where the rule named ``rule`` starts."""
+        for p, loc in zip(self.productions, self.rule_locs):
+            if p.name == rule:
+                return loc.line
+        return None
+
+
+# ---------------------------------------------------------------- the transformer
+
+
+def _pos(tok) -> tuple[int, int]:
+    return (getattr(tok, "line", 0) or 0, getattr(tok, "column", 0) or 0)
+
+
+class SyntaxAt(Exception):
+    """Raised inside the transformer; turned into RuleSyntaxError with the source name."""
+
+    def __init__(self, message: str, tok):
+        self.message = message
+        self.line, self.column = _pos(tok)
+
+
+def _unescape(tok: Token) -> str:
+    body = tok[1:-1]
+    if "\\" not in body:
+        return body
+    out = []
+    i = 0
+    simple = {'"': '"', "\\": "\\", "n": "\n", "t": "\t", "r": "\r", "0": "\0"}
+    while i < len(body):
+        ch = body[i]
+        if ch != "\\":
+            out.append(ch)
+            i += 1
+            continue
+        e = body[i + 1]
+        if e in simple:
+            out.append(simple[e])
+            i += 2
+        elif e in "uU":
+            n = 4 if e == "u" else 8
+            digits = body[i + 2:i + 2 + n]
+            if len(digits) != n or not all(c in "0123456789abcdefABCDEF" for c in digits) \
+                    or int(digits, 16) > 0x10FFFF:
+                raise SyntaxAt(f"bad escape \\{e}{digits} in string: expected \\{e} and "
+                                f"{n} hex digits", tok)
+            out.append(chr(int(digits, 16)))
+            i += 2 + n
+        else:
+            raise SyntaxAt(f"unknown escape \\{e} in string (known: \\\" \\\\ \\n \\t \\r "
+                            f"\\0 \\uXXXX \\UXXXXXXXX)", tok)
+    return "".join(out)
+
+
+class _Entry:
+    __slots__ = ("slot", "first", "preds")
+
+    def __init__(self, slot, first, preds):
+        self.slot = slot      # Token
+        self.first = first    # ('var', Var) | ('const', value) | None
+        self.preds = preds    # [(fn, args, tok)]
+
+
+class _Opt:
+    __slots__ = ("kind", "value", "tok")
+
+    def __init__(self, kind, value, tok):
+        self.kind, self.value, self.tok = kind, value, tok
+
+
+class _Doc(str):
+    pass
+
+
+class _Lhs(tuple):
+    pass
+
+
+def _is_const(v) -> bool:
+    return not isinstance(v, (Var, Expr))
+
+
+class RuleTextBuilder(Transformer):
+    """Parse tree -> model objects. Records name positions per rule."""
+
+    def __init__(self, source: str):
+        super().__init__()
+        self.source = source
+        self.refs: list = []
+        self.out = RuleFile(source=source)
+
+    # ---------------------------------------------------------- values
+
+    def number(self, c):
+        t = c[0]
+        s = str(t)
+        if any(ch in s for ch in ".eE"):
+            v = float(s)
+            if not math.isfinite(v):
+                raise SyntaxAt(f"number {s} is out of range", t)
+            return v
+        return int(s)
+
+    def string(self, c):
+        return _unescape(c[0])
+
+    def symbol(self, c):
+        return str(c[0])
+
+    def true(self, c):
+        return True
+
+    def false(self, c):
+        return False
+
+    def nil(self, c):
+        return None
+
+    def var(self, c):
+        t = c[0]
+        self.refs.append(("var", str(t)[1:], *_pos(t)))
+        return Var(str(t)[1:])
+
+    def callee(self, c):
+        t = c[0]
+        name = _unescape(t) if t.type == "STRING" else str(t)
+        self.refs.append(("function", name, *_pos(t)))
+        return (name, t)
+
+    def call(self, c):
+        return Expr(c[0][0], *c[1:])
+
+    # ---------------------------------------------------------- declarations
+
+    def slot_plain(self, c):
+        return (c[0], False, None)
+
+    def slot_default(self, c):
+        return (c[0], True, c[1])
+
+    def template(self, c):
+        name = c[0]
+        doc = ""
+        slots, defaults = [], {}
+        for x in c[1:]:
+            if isinstance(x, _Doc):
+                doc = str(x)
+            else:
+                tok, has_default, value = x
+                slots.append(str(tok))
+                if has_default:
+                    defaults[str(tok)] = value
+        try:
+            t = Template(str(name), tuple(slots), defaults, doc)
+        except SlotValueError as e:
+            raise SyntaxAt(str(e), name) from None
+        self.out.templates.append(t)
+        self.out.template_lines.append(_pos(name))
+        self.refs = []
+
+    def stages(self, c):
+        self.out.stages.append([str(t) for t in c])
+        self.out.stage_lines.append(_pos(c[0]))
+        self.refs = []
+
+    def remove(self, c):
+        for name, tok in c:
+            self.out.removals.append(name)
+            self.out.removal_lines.append(_pos(tok))
+        self.refs = []
+
+    def uses(self, c):
+        for name, tok in c:
+            self.out.functions.append(name)
+            self.out.function_lines.append(_pos(tok))
+        self.refs = []
+
+    # ---------------------------------------------------------- rules
+
+    def rule_name(self, c):
+        t = c[0]
+        return (_unescape(t) if t.type == "STRING" else str(t), t)
+
+    def opt_stage(self, c):
+        return _Opt("stage", str(c[0]), c[0])
+
+    def opt_salience(self, c):
+        t = c[0]
+        s = str(t)
+        if not re.fullmatch(r"[+-]?\d+", s):
+            raise SyntaxAt(f"salience must be an integer, not {s}", t)
+        return _Opt("salience", int(s), t)
+
+    def opt_replaces(self, c):
+        return _Opt("replaces", True, c[0])
+
+    def meta_item(self, c):
+        return (c[0], c[1])
+
+    def opt_meta(self, c):
+        meta = {}
+        for k, v in c:
+            if str(k) in meta:
+                raise SyntaxAt(f"meta key {str(k)!r} given twice", k)
+            meta[str(k)] = v
+        return _Opt("meta", meta, None)
+
+    def doc(self, c):
+        return _Doc(_unescape(c[0]))
+
+    def lhs(self, c):
+        return _Lhs(_flatten(c))
+
+    def rule(self, c):
+        kw = c[0]
+        (name, name_tok) = c[1]
+        opts = {"stage": "default", "salience": 0, "meta": {}}
+        seen = {}
+        doc = ""
+        conds: tuple = ()
+        actions = []
+        for x in c[2:]:
+            if isinstance(x, _Opt):
+                if x.kind in seen:
+                    raise SyntaxAt(f"rule {name!r}: {x.kind} given twice", x.tok or kw)
+                seen[x.kind] = x
+                opts[x.kind] = x.value
+            elif isinstance(x, _Doc):
+                doc = str(x)
+            elif isinstance(x, _Lhs):
+                conds = tuple(x)
+            else:
+                actions.append(x)
+        p = Production(name, conds, tuple(actions), opts["stage"], opts["salience"],
+                       self.source, doc, opts["meta"])
+        loc = RuleLocation(*_pos(kw), name=_pos(name_tok),
+                   stage=_pos(seen["stage"].tok) if "stage" in seen else None, refs=self.refs)
+        self.refs = []
+        if "replaces" in seen:
+            self.out.replaces.add(name)
+        self.out.productions.append(p)
+        self.out.rule_locs.append(loc)
+
+    # ---------------------------------------------------------- conditions
+
+    def pred_op(self, c):
+        op, value = c
+        fn = "=" if op == "==" else str(op)
+        self.refs.append(("function", fn, *_pos(op)))
+        return (fn, (value,), op)
+
+    def pred_call(self, c):
+        e = c[0]
+        return (e.fn, e.args, None)
+
+    def slot_entry(self, c):
+        slot = c[0]
+        first = c[1]
+        preds = list(c[2:])
+        if isinstance(first, tuple) and len(first) == 3:      # a predicate
+            preds.insert(0, first)
+            first = None
+        elif isinstance(first, Var):
+            first = ("var", first)
+        else:
+            first = ("const", first)
+        return _Entry(slot, first, preds)
+
+    def pattern(self, c):
+        if isinstance(c[0], Token) and c[0].type == "VAR":
+            bind, name, entries = c[0], c[1], c[2:]
+        else:
+            bind, name, entries = None, c[0], c[1:]
+        tname = str(name)
+        self.refs.append(("template", tname, *_pos(name)))
+        if bind is not None:
+            self.refs.append(("var", str(bind)[1:], *_pos(bind)))
+        slots, preds, tests = [], [], []
+        for e in entries:
+            slot = str(e.slot)
+            self.refs.append(("slot", (tname, slot), *_pos(e.slot)))
+            if e.first is not None:
+                slots.append((slot, e.first[1]))
+            for fn, args, tok in e.preds:
+                if all(_is_const(a) for a in args):
+                    preds.append(SlotPred(slot, fn, tuple(args)))
+                elif e.first is not None and e.first[0] == "var":
+                    tests.append(Test(fn, e.first[1], *args))
+                else:
+                    raise SyntaxAt(
+                        f"the predicate {fn} on slot {slot!r} uses variables or function calls; "
+                        f"bind the slot to a variable first (e.g. {slot}: ?v & ...)",
+                        tok or e.slot)
+        pat = Pattern(tname, tuple(slots), str(bind)[1:] if bind is not None else None,
+                      tuple(preds))
+        return [pat, *tests]
+
+    def test_cmp(self, c):
+        a, op, b = c
+        fn = "=" if op == "==" else str(op)
+        self.refs.append(("function", fn, *_pos(op)))
+        return [Test(fn, a, b)]
+
+    def test_call(self, c):
+        e = c[0]
+        return [Test(e.fn, *e.args)]
+
+    def negation(self, c):
+        return [Not(*_flatten(c))]
+
+    def exists(self, c):
+        return [Exists(*_flatten(c))]
+
+    # ---------------------------------------------------------- actions
+
+    def slot_value(self, c):
+        return (c[0], c[1])
+
+    def assert_(self, c):
+        logical = False
+        i = 0
+        if isinstance(c[0], Token) and c[0].type == "LOGICAL":
+            logical, i = True, 1
+        name = c[i]
+        tname = str(name)
+        self.refs.append(("template", tname, *_pos(name)))
+        slots = []
+        for tok, v in c[i + 1:]:
+            self.refs.append(("slot", (tname, str(tok)), *_pos(tok)))
+            slots.append((str(tok), v))
+        return AssertFact(tname, tuple(slots), logical)
+
+    def modify(self, c):
+        var = c[0]
+        name = str(var)[1:]
+        self.refs.append(("var", name, *_pos(var)))
+        slots = []
+        for tok, v in c[1:]:
+            self.refs.append(("mslot", (name, str(tok)), *_pos(tok)))
+            slots.append((str(tok), v))
+        return Modify(name, tuple(slots))
+
+    def retract(self, c):
+        var = c[0]
+        self.refs.append(("var", str(var)[1:], *_pos(var)))
+        return Retract(str(var)[1:])
+
+    def call_action(self, c):
+        e = c[0]
+        return Call(e.fn, *e.args)
+
+    def halt(self, c):
+        return Halt()
+
+    def start(self, c):
+        return self.out
+
+
+def _flatten(items) -> list:
+    out = []
+    for x in items:
+        if isinstance(x, list):
+            out.extend(x)
+        elif x is not None:
+            out.append(x)
+    return out
