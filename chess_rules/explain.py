@@ -96,8 +96,9 @@ def no_rule_reason(game, frm: int, to: int, promo) -> str:
     movers = sorted(p.name for p in game.session.list_productions()
                     if p.stage == "generate" and _moves_type(p, ptype))
     if ptype == "king" and abs(to - frm) == 2 and frm // 8 == to // 8:
-        return (f"no castling move for {turn.capitalize()} from {SQUARE_NAMES[frm]} to "
-                f"{SQUARE_NAMES[to]}: there is no castling right for that side")
+        why = _castling_reason(game, turn, frm, to, movers)
+        if why is not None:
+            return why
     if st.colors[to] == turn:
         return f"{SQUARE_NAMES[to]} holds {turn}'s own {st.types[to]}"
     blocker = _first_blocker(st, ptype, frm, to)
@@ -108,6 +109,28 @@ def no_rule_reason(game, frm: int, to: int, promo) -> str:
     return (f"no rule moves the {ptype} on {SQUARE_NAMES[frm]} to {SQUARE_NAMES[to]}"
             f"{'' if promo is None else ' promoting'}"
             + (f" (rules for the {ptype}: {', '.join(movers)})" if movers else ""))
+
+
+def _castling_reason(game, turn: str, frm: int, to: int, movers) -> str | None:
+    """Why a king's two-square step along its rank is not a castling move: no right
+    for it, or no production that castles; None when neither is the reason."""
+    rights = [f for f in game.session.facts_of("castling")
+              if f.values["color"] == turn and f.values["king-from"] == frm
+              and f.values["king-to"] == to]
+    if not rights:
+        return (f"no castling move for {turn.capitalize()} from {SQUARE_NAMES[frm]} to "
+                f"{SQUARE_NAMES[to]}: there is no castling right for that side")
+    if not any(p.stage == "generate" and _reads(p, "castling")
+               for p in game.session.list_productions()):
+        return (f"no rule castles: the castling right stands, but no production of this "
+                f"rule set generates castling"
+                + (f" (rules for the king: {', '.join(movers)})" if movers else ""))
+    return None
+
+
+def _reads(prod, template: str) -> bool:
+    from rete.model import Pattern
+    return any(isinstance(c, Pattern) and c.template == template for c in prod.conditions)
 
 
 def _moves_type(prod, ptype) -> bool:

@@ -15,9 +15,10 @@ import copy
 from typing import Any, Callable, Iterable
 
 from rete import Production, Rule, Session, Template
-from rete.model import as_production
+from rete.model import Call, as_production
 
 from .errors import ChessError
+from .helpers import MOVE_HELPERS, helper_call_problem, with_implied_attacks
 from .schema import STAGES, TEMPLATES
 from .topology import Plain
 
@@ -31,7 +32,7 @@ class RuleSet:
         self.name = name
         self.productions: dict[str, Production] = {}
         self.origin: dict[str, str] = {}
-        self.functions: dict[str, Callable] = {}
+        self.functions: dict[str, Callable] = dict(MOVE_HELPERS)
         self.templates: dict[str, Template] = {t.name: t for t in TEMPLATES}
         self.stages: list[str] = list(STAGES)
         self.extra_stages: list[tuple[str, tuple, tuple]] = []
@@ -61,7 +62,9 @@ class RuleSet:
     # ------------------------------------------------------------ editing
 
     def add(self, prod: Production | Rule, origin: str = "custom") -> Production:
-        prod = as_production(prod)
+        """Add a production (a :class:`rete.Rule` is turned into one); its name must
+        be new. A move helper called with bad arguments is refused here."""
+        prod = self._checked(prod)
         if prod.name in self.productions:
             raise RuleSetError(
                 f"production {prod.name!r} already exists (from {self.origin[prod.name]}); "
@@ -72,6 +75,7 @@ class RuleSet:
         return prod
 
     def remove(self, name: str, origin: str = "custom") -> Production:
+        """Take the production of that name out, and return it."""
         if name not in self.productions:
             raise RuleSetError(f"no production named {name!r} to remove")
         self.history.append(("remove", name, origin))
@@ -79,12 +83,21 @@ class RuleSet:
         return self.productions.pop(name)
 
     def replace(self, prod: Production | Rule, origin: str = "custom") -> Production:
-        prod = as_production(prod)
+        """Put a production in the place of the one of the same name."""
+        prod = self._checked(prod)
         if prod.name not in self.productions:
             raise RuleSetError(f"no production named {prod.name!r} to replace")
         self.productions[prod.name] = prod
         self.origin[prod.name] = origin
         self.history.append(("replace", prod.name, origin))
+        return prod
+
+    def _checked(self, prod: Production | Rule) -> Production:
+        prod = as_production(prod)
+        for a in prod.actions:
+            problem = helper_call_problem(a, self.functions) if isinstance(a, Call) else None
+            if problem is not None:
+                raise RuleSetError(f"production {prod.name!r}: {problem}")
         return prod
 
     def function(self, name: str, fn: Callable | None = None):
@@ -108,7 +121,9 @@ class RuleSet:
             s.deftemplate(t)
         s.functions.update(self.functions)
         for p in self.productions.values():
-            s.add_production(p)
+            # a capturing move helper's attacks, over the topology the board has
+            # now (a preset applied after the rule was added may have changed it)
+            s.add_production(with_implied_attacks(p, self.topology))
         return s
 
     def describe(self) -> list[dict]:

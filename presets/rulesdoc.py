@@ -154,6 +154,7 @@ def render() -> str:
              _section("Positions: FEN and the extended form", "chess_rules.position"),
              _presets_section(), _layouts_section(),
              _section("Custom rule files", "chess_rules.custom"),
+             _section("Move helpers", "chess_rules.helpers"),
              _section("Custom modifiers", "presets.modifiers"),
              _section("Dice Chess", "dice")]
     return "\n".join(p.rstrip() + "\n" for p in parts if p)

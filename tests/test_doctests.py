@@ -37,3 +37,20 @@ def test_readme_examples():
     res = doctest.testfile(str(readme), module_relative=False,
                            optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert res.attempted > 5 and res.failed == 0
+
+
+def _docs_with_examples():
+    from pathlib import Path
+    docs = Path(__file__).resolve().parents[1] / "docs"
+    return sorted(p for p in docs.glob("*.md") if ">>> " in p.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("path", _docs_with_examples(), ids=lambda p: p.name)
+def test_docs_examples(path):
+    res = doctest.testfile(str(path), module_relative=False,
+                           optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert res.attempted > 0 and res.failed == 0
+
+
+def test_the_python_rule_set_guide_is_among_the_docs_tested():
+    assert "rulesets.md" in {p.name for p in _docs_with_examples()}

@@ -1,0 +1,186 @@
+"""The move helpers: generic movers and filters a rule calls by name, from a rule
+file or from Python, and the attacks a production that calls them implies.
+
+Every :class:`~chess_rules.ruleset.RuleSet` has them registered:
+
+``gen-leap(?p, "1,1 -1,1")``
+    leaps by (file, rank) offsets, or compass steps (``N NE E SE S SW W NW``),
+    to an empty square or onto an enemy piece;
+``gen-leap-quiet(?p, ...)``
+    the same, to empty squares only (it never captures, so it never attacks);
+``gen-slide(?p, "NE SW")`` / ``gen-slide-quiet(?p, ...)``
+    slides along compass directions over the board's topology;
+``drop-promotions(?c, queen, "reason")``
+    (a ``filter``-stage helper) refuses every candidate of colour ``?c``
+    promoting to that piece type.
+
+A generate-stage production that calls ``gen-leap`` or ``gen-slide`` attacks the
+squares it could capture on: :func:`with_implied_attacks` gives it the
+``attacks`` metadata check detection reads, so check, checkmate and castling
+see the new move like a built-in one. The attacks are worked out when the rule
+set is compiled (``RuleSet.build``), over the board it has then: a rule added
+before a preset that changes the board (``wrap-board``) attacks across the
+wrapped edge, as it moves. A helper's arguments are checked when the rule is
+added (``RuleSet.add``, ``replace``, or loading a rule file).
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from rete.model import Call, Pattern
+
+from . import geometry as geo
+from .moves import Move
+from .squares import SQUARE_NAMES
+
+__all__ = ["MOVE_HELPERS", "helper_call_problem", "implied_attacks", "with_implied_attacks"]
+
+_COMPASS = {"N": (0, 1), "NE": (1, 1), "E": (1, 0), "SE": (1, -1),
+            "S": (0, -1), "SW": (-1, -1), "W": (-1, 0), "NW": (-1, 1)}
+
+
+def _offsets(spec: str) -> tuple[tuple[int, int], ...]:
+    out = []
+    for tok in str(spec).replace(";", " ").split():
+        if tok.upper() in _COMPASS:
+            out.append(_COMPASS[tok.upper()])
+            continue
+        try:
+            df, dr = (int(x) for x in tok.split(","))
+        except ValueError:
+            raise ValueError(f"bad offset {tok!r}: write 'file,rank' (e.g. 1,2) or a "
+                             f"compass step ({' '.join(_COMPASS)})") from None
+        out.append((df, dr))
+    if not out:
+        raise ValueError("no offsets given")
+    return tuple(out)
+
+
+def _directions(spec: str) -> tuple[str, ...]:
+    dirs = tuple(t.upper() for t in str(spec).replace(",", " ").split())
+    bad = [d for d in dirs if d not in _COMPASS]
+    if bad or not dirs:
+        raise ValueError(f"bad slide direction(s) {bad or spec!r}: use {' '.join(_COMPASS)}")
+    return dirs
+
+
+def _emit(st, p, to, capture: bool, rule: str) -> None:
+    v = p.values
+    sq, c, t = v["square"], v["color"], v["type"]
+    oc = st.colors[to]
+    if oc is None:
+        st.add(Move(sq, to, None, t, "normal", None, rule))
+    elif oc != c and capture:
+        st.add(Move(sq, to, None, t, "normal", to, rule))
+    elif oc != c:
+        st.refuse(SQUARE_NAMES[sq] + SQUARE_NAMES[to], rule,
+                  f"{SQUARE_NAMES[to]} is occupied and this move never captures")
+
+
+def _leap_fn(capture: bool):
+    tables: dict = {}
+
+    def gen(ctx, p, spec):
+        st = ctx.session.chess
+        key = (id(st.topology), spec)
+        table = tables.get(key)
+        if table is None:
+            table = tables[key] = st.topology.leap_table(_offsets(spec))
+        rule = ctx.pnode.production.name
+        for to in table[p.values["square"]]:
+            _emit(st, p, to, capture, rule)
+    return gen
+
+
+def _slide_fn(capture: bool):
+    def gen(ctx, p, spec):
+        st = ctx.session.chess
+        v = p.values
+        rule = ctx.pnode.production.name
+        for to in geo.slide_targets(st.colors, st.topology, v["square"], v["color"],
+                                    _directions(spec)):
+            _emit(st, p, to, capture, rule)
+    return gen
+
+
+def drop_promotions(ctx, color, piece_type, reason="that promotion is not allowed"):
+    st = ctx.session.chess
+    rule = ctx.pnode.production.name
+    for u, m in list(st.candidates.items()):
+        if m.promo == piece_type and st.colors[m.frm] == color:
+            st.drop(u, rule, str(reason))
+
+
+MOVE_HELPERS = {
+    "gen-leap": _leap_fn(True), "gen-leap-quiet": _leap_fn(False),
+    "gen-slide": _slide_fn(True), "gen-slide-quiet": _slide_fn(False),
+    "drop-promotions": drop_promotions,
+}
+
+
+def implied_attacks(prod, topo):
+    """The attack function a custom generate rule implies, or None."""
+    piece_types = [dict(c.slots).get("type") for c in prod.conditions
+                   if isinstance(c, Pattern) and c.template == "piece"]
+    fns = []
+    for a in prod.actions:
+        if not isinstance(a, Call) or a.fn not in ("gen-leap", "gen-slide") or len(a.args) < 2:
+            continue
+        spec = a.args[1]
+        if not isinstance(spec, str):
+            continue
+        types = tuple(t for t in piece_types if isinstance(t, str))
+        if not types:
+            continue
+        if a.fn == "gen-leap":
+            offs = _offsets(spec)
+            for t in types:
+                fns.append(lambda c, ty, sq, by, t=t, o=offs:
+                           geo.attacked_by_leaper(c, ty, topo, sq, by, t, o))
+        else:
+            dirs = _directions(spec)
+            fns.append(lambda c, ty, sq, by, ts=types, d=dirs:
+                       geo.attacked_by_slider(c, ty, topo, sq, by, ts, d))
+    if not fns:
+        return None
+    if len(fns) == 1:
+        return fns[0]
+    return lambda c, ty, sq, by: any(f(c, ty, sq, by) for f in fns)
+
+
+#: what the second argument of each move helper must parse as
+_HELPER_SPECS = {"gen-leap": (_offsets, "offsets"), "gen-leap-quiet": (_offsets, "offsets"),
+                 "gen-slide": (_directions, "directions"),
+                 "gen-slide-quiet": (_directions, "directions")}
+
+
+def helper_call_problem(call: Call, functions) -> str | None:
+    """What is wrong with a call of a move helper (its argument count, its offsets
+    or directions), or None. Calls of other functions, or of a name the rule set
+    has bound to a function of its own, are not judged."""
+    if call.fn not in _HELPER_SPECS or functions.get(call.fn) is not MOVE_HELPERS[call.fn]:
+        return None
+    parse, what = _HELPER_SPECS[call.fn]
+    if len(call.args) != 2:
+        return f"{call.fn} takes 2 arguments (a piece and its {what}), {len(call.args)} given"
+    if isinstance(call.args[1], str):
+        try:
+            parse(call.args[1])
+        except ValueError as e:
+            return f"{call.fn}: {e}"
+    return None
+
+
+def with_implied_attacks(prod, topo):
+    """``prod`` with the ``attacks`` metadata its capturing helpers imply, for a
+    generate-stage production that declares none; else ``prod`` itself."""
+    if prod.stage != "generate" or "attacks" in prod.meta:
+        return prod
+    attacks = implied_attacks(prod, topo)
+    if attacks is None:
+        return prod
+    meta = dict(prod.meta)
+    meta["attacks"] = attacks
+    meta["attack-group"] = "custom"
+    return dataclasses.replace(prod, meta=meta)
+

@@ -1,0 +1,145 @@
+"""Rules composed in Python (RuleSet.add / replace / remove with the builder API),
+with the move helpers a rule file has (chess_rules.helpers)."""
+import pytest
+
+import presets
+from chess_rules.custom import load_rule_text
+from chess_rules.fide import fide_rules
+from chess_rules.game import Game
+from chess_rules.ruleset import RuleSetError
+from rete import Call, P, Rule, V
+
+# a rook that also steps one square diagonally, as in examples/rules/
+ROOK_STEP = "custom.rook-diagonal-step"
+
+
+def rook_step(spec="NE NW SE SW", fn="gen-leap"):
+    return (Rule(ROOK_STEP, stage="generate", doc="A rook may also step diagonally.")
+            .when(P("movegen", color=V.c), P("piece", type="rook", color=V.c).as_("p"))
+            .then(Call(fn, V.p, spec)))
+
+
+def test_a_python_rule_with_a_move_helper_moves_and_attacks():
+    fen = "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1"
+    rs = fide_rules()
+    rs.add(rook_step())
+    g = Game(fen, ruleset=rs)
+    assert set(g.legal_uci()) - set(Game(fen).legal_uci()) == {"a1b2"}
+    assert g.explain("a1b2").rule == ROOK_STEP
+    # the step attacks, so it checks, and a king may not step into it
+    assert Game("8/8/8/8/8/8/1k6/R3K3 b - - 0 1", ruleset=rs).is_check()
+    near = Game("8/8/8/8/8/8/2k5/R3K3 b - - 0 1", ruleset=rs)
+    assert "c2b2" not in near.legal_uci()
+    assert near.explain("c2b2").rule == "fide.check-resolution"
+
+
+def test_a_quiet_helper_moves_but_does_not_attack():
+    rs = fide_rules()
+    rs.add(rook_step(fn="gen-leap-quiet"))
+    assert "a1b2" in Game("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1", ruleset=rs).legal_uci()
+    assert not Game("8/8/8/8/8/8/1k6/R3K3 b - - 0 1", ruleset=rs).is_check()
+
+
+def test_the_same_rule_from_python_and_from_a_rule_file_agree():
+    text = """
+    rule "custom.rook-diagonal-step" stage generate
+      "A rook may also step diagonally."
+    when
+      movegen(color: ?c)
+      ?p <- piece(type: rook, color: ?c)
+    then
+      call gen-leap(?p, "NE NW SE SW")
+    end
+    """
+    from_file = load_rule_text(fide_rules(), text)
+    from_python = fide_rules()
+    from_python.add(rook_step())
+    for fen in ("8/8/8/8/8/8/1k6/R3K3 b - - 0 1", "8/8/8/8/8/8/2k5/R3K3 b - - 0 1",
+                "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"):
+        a, b = Game(fen, ruleset=from_file), Game(fen, ruleset=from_python)
+        assert a.legal_uci() == b.legal_uci() and a.is_check() == b.is_check()
+        assert a.perft(2) == b.perft(2)
+
+
+@pytest.mark.parametrize("spec, fn, words", [
+    ("0,x", "gen-leap", "bad offset '0,x'"),
+    ("NE UP", "gen-slide", "bad slide direction"),
+    ("", "gen-leap-quiet", "no offsets given"),
+])
+def test_a_bad_helper_argument_is_refused_when_added_and_nothing_changes(spec, fn, words):
+    rs = fide_rules()
+    before = dict(rs.productions)
+    with pytest.raises(RuleSetError, match=words) as e:
+        rs.add(rook_step(spec, fn))
+    assert ROOK_STEP in str(e.value)
+    assert rs.productions == before
+
+
+def slide_without_directions(name):
+    return (Rule(name, stage="generate")
+            .when(P("movegen", color=V.c), P("piece", type="rook", color=V.c).as_("p"))
+            .then(Call("gen-slide", V.p)))
+
+
+def test_a_helper_with_the_wrong_argument_count_is_refused_by_add_and_replace():
+    rs = fide_rules()
+    rook_move = rs.productions["fide.rook-move"]
+    with pytest.raises(RuleSetError, match="gen-slide takes 2 arguments"):
+        rs.add(slide_without_directions("custom.bad"))
+    with pytest.raises(RuleSetError, match="gen-slide takes 2 arguments"):
+        rs.replace(slide_without_directions("fide.rook-move"))
+    assert "custom.bad" not in rs.productions
+    assert rs.productions["fide.rook-move"] is rook_move
+
+
+def test_a_function_of_the_rule_sets_own_under_a_helper_name_is_not_judged():
+    rs = fide_rules()
+    rs.function("gen-leap", lambda ctx, *args: None)
+    rs.add(rook_step("not an offset"))          # its own gen-leap: any arguments
+    assert ROOK_STEP in rs.productions
+
+
+# The helper's attacks follow the board the rule set has when it is built:
+# on wrap-board a rook on a4 steps NW to h5 (files wrap) and checks a king there.
+WRAP_FEN = "8/8/8/7k/R7/8/8/K7 b - - 0 1"
+
+
+def test_attacks_follow_the_topology_when_the_rule_is_added_after_wrap_board():
+    rs = presets.load("wrap-board")
+    rs.add(rook_step())
+    assert Game(WRAP_FEN, ruleset=rs).is_check()
+
+
+def test_attacks_follow_the_topology_when_wrap_board_comes_after_the_rule():
+    base = fide_rules()
+    base.add(rook_step())
+    assert not Game(WRAP_FEN, ruleset=base).is_check()
+    rs = presets.load("wrap-board", base=base)
+    g = Game(WRAP_FEN, ruleset=rs)
+    assert g.is_check()
+    # ... and the moves wrap too (the helper reads the topology as it runs)
+    white = Game("7k/8/8/8/R7/8/8/K7 w - - 0 1", ruleset=rs)
+    assert {"a4h5", "a4h3"} <= set(white.legal_uci())
+
+
+def test_a_python_rule_composes_with_dice_chess():
+    import dice
+    rs = fide_rules()
+    rs.add(rook_step())
+    dfen = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1 RRR"
+    assert "a1b2" in dice.legal_uci_moves(dfen, ruleset=rs)
+    assert "a1b2" not in dice.legal_uci_moves(dfen)
+
+
+def test_a_removed_castling_rule_is_named_as_the_reason_not_the_right():
+    rs = fide_rules()
+    rs.remove("fide.castling")
+    g = Game("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", ruleset=rs)
+    assert "e1g1" not in g.legal_uci()
+    why = g.explain("e1g1").text
+    assert "no production of this rule set generates castling" in why
+    assert "no castling right" not in why
+    # without the right, the right is the reason (with or without the rule)
+    for ruleset in (rs, fide_rules()):
+        g = Game("r3k2r/8/8/8/8/8/8/R3K2R w Qkq - 0 1", ruleset=ruleset)
+        assert "there is no castling right for that side" in g.explain("e1g1").text
