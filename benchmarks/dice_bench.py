@@ -24,6 +24,11 @@ baseline    :func:`dice.baseline.baseline_tree`: python-chess pseudo-legal
             enumerated depth-first (push/pop) without transposition tables,
             then pruned by the Maximum Micro-moves Rule.
 
+Memory, in a run of its own under tracemalloc (``--memory-positions``, 100 by
+default): the bytes a loaded position holds (ours: a ``DiceGame``, its network
+and facts; the baseline: its python-chess board and dice), and the peak
+allocation while a tree is built (the finished tree included, on both sides).
+
 The two trees are compared on every position (a differential check); any
 mismatch is reported and makes the exit status 1. Printed: median and 99th
 percentile per position, and the ratio of medians (ours / baseline; above 1
@@ -53,6 +58,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from benchmarks.memory import held, kib, peak  # noqa: E402
 from benchmarks.progress import note, track  # noqa: E402
 from dice import turns  # noqa: E402
 from dice.baseline import baseline_tree  # noqa: E402
@@ -98,6 +104,8 @@ def main(argv=None) -> int:
     ap.add_argument("--positions", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--max-turns", type=int, default=30)
+    ap.add_argument("--memory-positions", type=int, default=100,
+                    help="how many of the positions to measure memory on (0: none)")
     ap.add_argument("--breakdown", action="store_true",
                     help="also time the tree's parts: movegen requests, makes and unmakes "
                          "(per tree and per call, on the benchmark's positions)")
@@ -146,9 +154,30 @@ def main(argv=None) -> int:
     print(f"ratio of medians (houserules / baseline): {r1:.2f} (API), {r2:.2f} (tree alone); "
           f"ratio of p99: {rp:.2f}")
     print(f"trees identical on {len(dfens) - mismatches}/{len(dfens)} positions")
+    if args.memory_positions > 0:
+        memory_report(dfens[:args.memory_positions])
     if args.breakdown:
         print_breakdown(dfens)
     return 1 if mismatches else 0
+
+
+def memory_report(dfens: list[str]) -> None:
+    """Median bytes a loaded position holds, and median peak while building a tree."""
+    from dice.baseline import BaselineTurns
+    DiceGame(dfens[0])                      # module-level caches, not a position's
+    holds, base_holds, peaks, base_peaks = [], [], [], []
+    for d in track(dfens, len(dfens), "memory"):
+        g, n = held(lambda: DiceGame(d))
+        holds.append(n)
+        base_holds.append(held(lambda: BaselineTurns(d))[1])
+        peaks.append(peak(lambda: turns._tree_of(g, d))[1])
+        base_peaks.append(peak(lambda: baseline_tree(d))[1])
+    med = statistics.median
+    print(f"memory over {len(dfens)} positions (tracemalloc, medians): a loaded position "
+          f"{kib(med(holds))} against the baseline's {kib(med(base_holds))} "
+          f"({med(holds) / med(base_holds):.0f}x); peak while building the tree "
+          f"{kib(med(peaks))} against {kib(med(base_peaks))} "
+          f"({med(peaks) / med(base_peaks):.1f}x)")
 
 
 class _TimedBackend(turns.EngineBackend):

@@ -13,7 +13,10 @@ shared machine skews the ratio less.
     python benchmarks/perft.py --depth 3 --positions start kiwipete
 
 Also printed: the time to build the network for the FIDE rule set (compiling
-the productions into a session) and to set up a game on it. ``--profile``
+the productions into a session) and to set up a game on it, and memory (in a
+run of its own, under tracemalloc): the bytes a game holds (ours: the rule
+set, the compiled network and the position's facts; python-chess: a Board)
+and the peak allocation during a perft. ``--profile``
 runs our side under pyinstrument and prints where the time goes.
 
 What bounds the speed. Every node is a make and an unmake through the
@@ -39,6 +42,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import chess  # noqa: E402
 
+from benchmarks.memory import held, kib, peak  # noqa: E402
 from chess_rules.fide import fide_rules  # noqa: E402
 from chess_rules.game import Game  # noqa: E402
 
@@ -129,6 +133,19 @@ def breakdown(fen: str, reps: int = 20) -> None:
           f"the engine {mod * 1e6:.1f}")
 
 
+def memory_report(fen: str, depth: int) -> None:
+    """What a game holds, and the peak allocation of a perft, for both sides."""
+    Game(fen).perft(1)                              # module-level caches, not a game's
+    pc_perft(chess.Board(fen), 1)
+    g, g_held = held(lambda: Game(fen))
+    b, b_held = held(lambda: chess.Board(fen))
+    _, g_peak = peak(lambda: g.perft(depth, bulk=False))
+    _, b_peak = peak(lambda: pc_perft(b, depth))
+    print(f"memory (tracemalloc): a game holds {kib(g_held)} against python-chess's Board "
+          f"{kib(b_held)} ({g_held / b_held:.0f}x); peak during perft({depth}) "
+          f"{kib(g_peak)} against {kib(b_peak)} ({g_peak / max(b_peak, 1):.1f}x)")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -188,6 +205,7 @@ def main(argv=None) -> int:
     r_us, r_pc = nodes_us / tot_us, nodes_pc / tot_pc
     print(f"{'total':10} {'':5} {nodes_us:9d} {r_us:15.0f} {r_pc:17.0f} {r_us / r_pc:7.3f}")
     print(f"ratio (houserules / python-chess nodes per second): {r_us / r_pc:.3f}")
+    memory_report(POSITIONS[args.positions[0]][0], 2)
     if args.breakdown:
         breakdown(POSITIONS[args.positions[-1]][0])
     return 0

@@ -26,6 +26,8 @@ attacks too.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from rete import Assert, Call, Exists, ModifyFact, Not, P, RetractFact, Rule, Test, V
 from rete.model import AssertLogical, Expr, Pattern
 
@@ -486,7 +488,15 @@ def movement_rules(topo, group="fide"):
 
 
 def fide_rules() -> RuleSet:
-    """Standard chess as a rule set."""
+    """Standard chess as a rule set: a fresh copy each call, to edit freely.
+
+    The copies share the productions, functions and board topology they start
+    with (all immutable), so a game does not pay for building them again."""
+    return _fide_base().copy()
+
+
+@lru_cache(maxsize=1)
+def _fide_base() -> RuleSet:
     rs = RuleSet("fide")
     topo = Plain()
     rs.topology = topo

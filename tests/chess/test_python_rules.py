@@ -143,3 +143,20 @@ def test_a_removed_castling_rule_is_named_as_the_reason_not_the_right():
     for ruleset in (rs, fide_rules()):
         g = Game("r3k2r/8/8/8/8/8/8/R3K2R w Qkq - 0 1", ruleset=ruleset)
         assert "there is no castling right for that side" in g.explain("e1g1").text
+
+
+def test_each_fide_rules_call_is_a_copy_of_its_own():
+    a = fide_rules()
+    a.remove("fide.castling")
+    a.add(rook_step())
+    a.function("house.fn", lambda ctx: None)
+    a.royal_types["white"] = ("queen",)
+    a.config["house"] = {"x": 1}
+    a.add_stage("house-stage", after=("result",))
+    b = fide_rules()
+    assert "fide.castling" in b.productions and ROOK_STEP not in b.productions
+    assert "house.fn" not in b.functions
+    assert b.royal_types["white"] == ("king",)
+    assert "house" not in b.config and not b.extra_stages
+    assert len(b.history) == len(b.productions) == 31
+    assert Game("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", ruleset=b).is_legal("e1g1")

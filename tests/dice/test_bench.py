@@ -8,7 +8,8 @@ from benchmarks import dice_bench
 
 
 def test_dice_bench_small_run_with_breakdown(capsys):
-    assert dice_bench.main(["--positions", "3", "--seed", "7", "--breakdown"]) == 0
+    assert dice_bench.main(["--positions", "3", "--seed", "7", "--breakdown",
+                           "--memory-positions", "0"]) == 0
     out = capsys.readouterr().out
     assert "trees identical on 3/3 positions" in out
     parts = dict(re.findall(r"^  (movegen|make|unmake)\s+([\d.]+) per tree", out, re.M))
