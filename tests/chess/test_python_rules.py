@@ -1,13 +1,17 @@
 """Rules composed in Python (RuleSet.add / replace / remove with the builder API),
 with the move helpers a rule file has (chess_rules.helpers)."""
+from pathlib import Path
+
 import pytest
 
 import presets
-from chess_rules.custom import load_rule_text
+from chess_rules.custom import load_rule_file
 from chess_rules.fide import fide_rules
 from chess_rules.game import Game
 from chess_rules.ruleset import RuleSetError
 from rete import Call, P, Rule, V
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "rules"
 
 # a rook that also steps one square diagonally, as in examples/rules/
 ROOK_STEP = "custom.rook-diagonal-step"
@@ -40,18 +44,8 @@ def test_a_quiet_helper_moves_but_does_not_attack():
     assert not Game("8/8/8/8/8/8/1k6/R3K3 b - - 0 1", ruleset=rs).is_check()
 
 
-def test_the_same_rule_from_python_and_from_a_rule_file_agree():
-    text = """
-    rule "custom.rook-diagonal-step" stage generate
-      "A rook may also step diagonally."
-    when
-      movegen(color: ?c)
-      ?p <- piece(type: rook, color: ?c)
-    then
-      call gen-leap(?p, "NE NW SE SW")
-    end
-    """
-    from_file = load_rule_text(fide_rules(), text)
+def test_the_same_rule_from_python_and_from_the_example_rule_file_agree():
+    from_file = load_rule_file(fide_rules(), EXAMPLES / "rook_steps_diagonally.hr")
     from_python = fide_rules()
     from_python.add(rook_step())
     for fen in ("8/8/8/8/8/8/1k6/R3K3 b - - 0 1", "8/8/8/8/8/8/2k5/R3K3 b - - 0 1",
