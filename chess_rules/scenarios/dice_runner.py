@@ -32,15 +32,15 @@ def _dfen_fields(text: str) -> list[str]:
 class DiceRunner(ScenarioRunner):
     """A Dice Chess scenario on the DFEN functions of :mod:`dice`."""
 
-    def __init__(self, sc: Scenario):
+    def __init__(self, sc: Scenario, base=None):
         super().__init__(sc)
         s = sc.setup
         self.api = _dice_api()
         # Dice Chess over FIDE, or over the presets, rule files and modifiers given
         self.rules = None
-        if s.presets or s.config or s.rules or s.modifiers:
+        if s.presets or s.config or s.rules or s.modifiers or base is not None:
             from dice.rules import dice_rules
-            self.rules = dice_rules(build_ruleset(sc))
+            self.rules = dice_rules(build_ruleset(sc, base))
         self.dfen = self._canonical(s.dfen.text)       # DfenError -> setup refused
         self.at_roll = self.dfen if self._faces() else None
         self.history: list[tuple[str, str | None, list[str]]] = []

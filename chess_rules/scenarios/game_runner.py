@@ -11,10 +11,10 @@ from .setup import build_ruleset, start_text
 class GameRunner(ScenarioRunner):
     """A scenario on :class:`chess_rules.game.Game`."""
 
-    def __init__(self, sc: Scenario):
+    def __init__(self, sc: Scenario, base=None):
         super().__init__(sc)
         from chess_rules.game import Game
-        ruleset = build_ruleset(sc)
+        ruleset = build_ruleset(sc, base)
         self.game = Game(start_text(sc), ruleset=ruleset)
 
     def position(self) -> str:

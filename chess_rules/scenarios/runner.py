@@ -35,8 +35,13 @@ def scenario_timeout() -> float:
         return DEFAULT_TIMEOUT
 
 
-def run_scenario(sc: Scenario, timeout: float | None = None) -> None:
+def run_scenario(sc: Scenario, timeout: float | None = None, ruleset=None) -> None:
     """Run one scenario; raise :class:`ScenarioFailure` or :class:`ScenarioError`.
+
+    ``ruleset``: the rule set the scenario runs on, a
+    :class:`~chess_rules.ruleset.RuleSet` composed in Python (FIDE when None);
+    the scenario's ``presets``, ``rules`` and ``modifier`` statements apply on
+    top of a copy of it.
 
     A scenario still running after ``timeout`` seconds (default
     :func:`scenario_timeout`) is stopped with a :class:`ScenarioError` at the
@@ -46,7 +51,7 @@ def run_scenario(sc: Scenario, timeout: float | None = None) -> None:
     usable = timeout and timeout > 0 and hasattr(signal, "setitimer") and \
         threading.current_thread() is threading.main_thread()
     if not usable:
-        return _run_scenario(sc)
+        return _run_scenario(sc, None, ruleset)
     where: list = [sc]
 
     def on_alarm(signum, frame):
@@ -55,7 +60,7 @@ def run_scenario(sc: Scenario, timeout: float | None = None) -> None:
     old = signal.signal(signal.SIGALRM, on_alarm)
     signal.setitimer(signal.ITIMER_REAL, timeout)
     try:
-        _run_scenario(sc, where)
+        _run_scenario(sc, where, ruleset)
     except _Timeout:
         item = where[-1]
         what = f"while running {item.source() if isinstance(item, Expectation) else item.kind}" \
@@ -68,7 +73,7 @@ def run_scenario(sc: Scenario, timeout: float | None = None) -> None:
         signal.signal(signal.SIGALRM, old)
 
 
-def _run_scenario(sc: Scenario, where: list | None = None) -> None:
+def _run_scenario(sc: Scenario, where: list | None = None, ruleset=None) -> None:
     refused = [e for e in sc.expectations if e.kind == "refused"]
     if refused:
         first = refused[0]
@@ -76,7 +81,7 @@ def _run_scenario(sc: Scenario, where: list | None = None) -> None:
             raise scenario_error("'expect refused' checks the setup: it must be the only statement "
                                  "after the setup", first)
     try:
-        runner = DiceRunner(sc) if sc.setup.is_dice else GameRunner(sc)
+        runner = DiceRunner(sc, ruleset) if sc.setup.is_dice else GameRunner(sc, ruleset)
     except ScenarioError:
         raise
     except REFUSALS as e:

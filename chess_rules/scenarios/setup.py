@@ -21,13 +21,16 @@ def _base_dir(sc: Scenario) -> Path:
     return Path(sc.file).resolve().parent if sc.file and not sc.file.startswith("<") else Path.cwd()
 
 
-def build_ruleset(sc: Scenario):
-    """The rule set a scenario's setup describes (typed errors propagate)."""
+def build_ruleset(sc: Scenario, base=None):
+    """The rule set a scenario's setup describes, over ``base`` (FIDE when None;
+    typed errors propagate). ``base`` itself is never changed."""
     s = sc.setup
     ids = [a.text for a in s.presets]
     if ids or s.config:
         from presets.registry import load
-        rs = load(*ids, config=s.config or None)
+        rs = load(*ids, config=s.config or None, base=base)
+    elif base is not None:
+        rs = base.copy()
     else:
         from chess_rules.fide import fide_rules
         rs = fide_rules()

@@ -154,3 +154,35 @@ def test_each_fide_rules_call_is_a_copy_of_its_own():
     assert "house" not in b.config and not b.extra_stages
     assert len(b.history) == len(b.productions) == 31
     assert Game("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", ruleset=b).is_legal("e1g1")
+
+
+# ---------------------------------------------------------------- scenarios on a Python rule set
+
+SCENARIOS = '''
+scenario "the step, and its check"
+  fen 8/8/8/8/3k4/8/8/R3K3 w - - 0 1
+  expect legal a1b2
+  move a1b2
+  expect illegal d4c3 by fide.check-resolution
+
+scenario "a preset on top of the rule set"
+  presets wrap-board
+  fen 7k/8/8/8/R7/8/8/K7 w - - 0 1
+  expect legal a4h5 a4h3
+
+scenario "Dice Chess over the rule set"
+  dfen 4k3/8/8/8/8/8/8/R3K3 w - - 0 1 RR
+  expect legal a1b2
+'''
+
+
+def test_scenarios_run_on_a_python_rule_set_and_leave_it_as_it_was():
+    from chess_rules.scenarios import ScenarioFailure, parse_text, run_scenario
+    rs = fide_rules()
+    rs.add(rook_step())
+    before = (dict(rs.productions), rs.presets[:], rs.topology)
+    for sc in parse_text(SCENARIOS):
+        run_scenario(sc, ruleset=rs)
+        with pytest.raises(ScenarioFailure):
+            run_scenario(sc)            # FIDE has no such step
+    assert (dict(rs.productions), rs.presets, rs.topology) == before
