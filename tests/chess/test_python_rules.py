@@ -186,3 +186,47 @@ def test_scenarios_run_on_a_python_rule_set_and_leave_it_as_it_was():
         with pytest.raises(ScenarioFailure):
             run_scenario(sc)            # FIDE has no such step
     assert (dict(rs.productions), rs.presets, rs.topology) == before
+
+
+def side_capture_rules():
+    """A pawn that may also capture the enemy piece beside it: a mover of its own
+    (a registered function) declaring its attacks, as in docs/rulesets.md."""
+    from chess_rules.moves import Move
+    rs = fide_rules()
+    beside = rs.topology.leap_table(((1, 0), (-1, 0)))
+
+    def gen(ctx, p):
+        st = ctx.session.chess
+        sq, color = p.values["square"], p.values["color"]
+        for to in beside[sq]:
+            if st.colors[to] not in (None, color):
+                st.add(Move(sq, to, piece="pawn", victim=to, rule=ctx.pnode.production.name))
+
+    def attacks(colors, types, target, by):
+        return any(colors[s] == by and types[s] == "pawn" for s in beside[target])
+
+    rs.function("house.pawn-side-capture", gen)
+    rs.add(Rule("house.pawn-side-capture", stage="generate", attacks=attacks)
+           .when(P("movegen", color=V.c), P("piece", type="pawn", color=V.c).as_("p"))
+           .then(Call("house.pawn-side-capture", V.p)))
+    return rs
+
+
+def test_a_mover_of_its_own_moves_attacks_and_counts_in_perft():
+    rs = side_capture_rules()
+    fen = "4k3/8/8/8/3nP3/8/8/4K3 w - - 0 1"
+    g = Game(fen, ruleset=rs)
+    assert set(g.legal_uci()) - set(Game(fen).legal_uci()) == {"e4d4"}
+    # perft differs by exactly what the new captures add (checked by hand on a
+    # board where only the side capture is new at depth 1)
+    assert g.perft(1) == Game(fen).perft(1) + 1
+    assert Game("8/8/8/8/4Pk2/8/8/4K3 b - - 0 1", ruleset=rs).is_check()
+
+
+def test_a_mover_of_its_own_is_gated_by_its_die_in_dice_chess():
+    import dice
+    rs = side_capture_rules()
+    d = "4k3/8/8/8/3nP3/8/8/4K3 w - - 0 1"
+    assert "e4d4" in dice.legal_uci_moves(d + " P", ruleset=rs)
+    assert "e4d4" not in dice.legal_uci_moves(d + " K", ruleset=rs)
+    assert "no pawn die" in dice.explain_move(d + " K", "e4d4", ruleset=rs).text
