@@ -5,6 +5,7 @@ sorted; ``perft`` prints the node count as its last line (with ``--divide``,
 ``move: count`` lines first); errors go to stderr with a non-zero exit.
 
     houserules moves FEN [--preset ID ...] [--config ID.KEY=VALUE ...] [--rules FILE.hr]
+                         [--modifier FILE.json] [--ruleset MODULE:NAME]
     houserules perft FEN DEPTH [--divide] [--progress | --no-progress]
     houserules explain FEN MOVE
     houserules outcome FEN
@@ -46,14 +47,20 @@ def _parse_config(items: list[str] | None) -> dict:
 
 
 def _ruleset(args):
+    """FIDE, or the ``--ruleset`` composed in Python, then the presets (with their
+    config), each rule file and each modifier, in that order."""
     from chess_rules.fide import fide_rules
     presets = list(getattr(args, "preset", None) or [])
     config = _parse_config(getattr(args, "config", None))
+    base = None
+    if getattr(args, "ruleset", None):
+        from chess_rules.pyrules import load_ruleset_spec
+        base = load_ruleset_spec(args.ruleset)
     if presets or config:
         from presets import load
-        rs = load(*presets, config=config)
+        rs = load(*presets, config=config, base=base)
     else:
-        rs = fide_rules()
+        rs = base if base is not None else fide_rules()
     for path in getattr(args, "rules", None) or []:
         from chess_rules.custom import load_rule_file
         rs = load_rule_file(rs, path)
@@ -92,6 +99,9 @@ def _add_rules_options(p, fen: bool = True) -> None:
                    help="a custom rule file: adds, removes or replaces productions")
     p.add_argument("--modifier", action="append", metavar="FILE.json",
                    help="a custom modifier descriptor (JSON)")
+    p.add_argument("--ruleset", metavar="MODULE:NAME",
+                   help="start from a rule set composed in Python instead of FIDE: a RuleSet, "
+                        "or a function returning one (e.g. my_rules:build or house.py:RULES)")
 
 
 def cmd_moves(args) -> int:
@@ -219,10 +229,11 @@ def cmd_layouts(args) -> int:
 
 
 def cmd_rete_graph(args) -> int:
-    chess = any(getattr(args, k, None) for k in ("preset", "config", "rules", "modifier"))
+    chess = any(getattr(args, k, None)
+                for k in ("preset", "config", "rules", "modifier", "ruleset"))
     if args.file and chess:
         raise ChessError("give a rule program FILE, or the chess rule set's options "
-                         "(--preset, --config, --rules, --modifier), not both")
+                         "(--preset, --config, --rules, --modifier, --ruleset), not both")
     s = _program_session(args.file) if args.file else _ruleset(args).build()
     if args.dot:
         sys.stdout.write(s.to_dot())

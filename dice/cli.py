@@ -46,8 +46,8 @@ def _dfen_only(args) -> str:
 
 
 def _rules(args):
-    """The presets' rule set, or None for Dice Chess over FIDE."""
-    if not (args.preset or args.config):
+    """The rule set the options compose, or None for Dice Chess over FIDE."""
+    if not (args.preset or args.config or args.rules or args.modifier or args.ruleset):
         return None
     from chess_rules.cli import _ruleset
     return _ruleset(args)
@@ -118,6 +118,13 @@ def _preset_options(p) -> None:
                    help="play Dice Chess over a preset (repeatable)")
     p.add_argument("--config", action="append", metavar="ID.KEY=VALUE",
                    help="configure a preset, e.g. berolina-pawns.scope=white")
+    p.add_argument("--rules", action="append", metavar="FILE.hr",
+                   help="a custom rule file: adds, removes or replaces productions")
+    p.add_argument("--modifier", action="append", metavar="FILE.json",
+                   help="a custom modifier descriptor (JSON)")
+    p.add_argument("--ruleset", metavar="MODULE:NAME",
+                   help="play over a rule set composed in Python (a RuleSet, or a function "
+                        "returning one)")
 
 
 def add_dice_commands(subparsers) -> None:
