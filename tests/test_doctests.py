@@ -7,8 +7,8 @@ import pytest
 #: Every module whose docstrings hold examples (``test_every_module_with_examples_is_listed``
 #: keeps the list whole).
 MODULES = ["rete", "rete.declare", "rete.model", "rete.session", "chess_rules.game",
-           "chess_rules.fide", "chess_rules.moves", "chess_rules.pyrules", "chess_rules.ruleset", "dice.engine", "dice.turns", "presets",
-           "presets.registry"]
+           "chess_rules.fide", "chess_rules.moves", "chess_rules.pyrules", "chess_rules.ruleset",
+           "dice.engine", "dice.turns", "presets", "presets.registry"]
 PACKAGES = ("rete", "chess_rules", "presets", "dice")
 
 
