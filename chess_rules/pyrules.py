@@ -28,8 +28,9 @@ class RuleSetSpecError(ChessError):
     """A ``MODULE:NAME`` that does not name a rule set."""
 
 
-def load_ruleset_spec(spec: str) -> RuleSet:
-    """The rule set ``spec`` names (a copy); see the module doc.
+def load_ruleset_spec(spec: str, base_dir: str | Path | None = None) -> RuleSet:
+    """The rule set ``spec`` names (a copy); see the module doc. A file's path is
+    taken relative to ``base_dir`` when given (a scenario file's directory).
 
     >>> load_ruleset_spec("chess_rules.fide:fide_rules").name
     'fide'
@@ -37,30 +38,32 @@ def load_ruleset_spec(spec: str) -> RuleSet:
     target, colon, name = spec.rpartition(":")
     if not colon or not target or not name.isidentifier():
         raise RuleSetSpecError(
-            f"--ruleset {spec!r}: expected MODULE:NAME or FILE.py:NAME "
+            f"ruleset {spec!r}: expected MODULE:NAME or FILE.py:NAME "
             f"(e.g. my_rules:build, where build is a RuleSet or returns one)")
-    module = _import(target, spec)
+    module = _import(target, spec, base_dir)
     if not hasattr(module, name):
-        raise RuleSetSpecError(f"--ruleset {spec!r}: {target} has no {name!r}")
+        raise RuleSetSpecError(f"ruleset {spec!r}: {target} has no {name!r}")
     obj = getattr(module, name)
     if callable(obj) and not isinstance(obj, RuleSet):
         try:
             obj = obj()
         except Exception as e:
             raise RuleSetSpecError(
-                f"--ruleset {spec!r}: calling {name}() failed: {type(e).__name__}: {e}") from e
+                f"ruleset {spec!r}: calling {name}() failed: {type(e).__name__}: {e}") from e
     if not isinstance(obj, RuleSet):
         raise RuleSetSpecError(
-            f"--ruleset {spec!r}: {name} is {type(obj).__name__}, not a RuleSet "
+            f"ruleset {spec!r}: {name} is {type(obj).__name__}, not a RuleSet "
             f"(or a function that returns one)")
     return obj.copy()
 
 
-def _import(target: str, spec: str):
+def _import(target: str, spec: str, base_dir):
     if target.endswith(".py") or "/" in target or "\\" in target:
         path = Path(target)
+        if base_dir is not None and not path.is_absolute():
+            path = Path(base_dir) / path
         if not path.is_file():
-            raise RuleSetSpecError(f"--ruleset {spec!r}: no such file {target!r}")
+            raise RuleSetSpecError(f"ruleset {spec!r}: no such file {str(path)!r}")
         module_name = f"houserules_ruleset_{abs(hash(str(path.resolve())))}"
         mod_spec = importlib.util.spec_from_file_location(module_name, path)
         module = importlib.util.module_from_spec(mod_spec)
@@ -70,7 +73,7 @@ def _import(target: str, spec: str):
             mod_spec.loader.exec_module(module)
         except Exception as e:
             raise RuleSetSpecError(
-                f"--ruleset {spec!r}: loading {target} failed: {type(e).__name__}: {e}") from e
+                f"ruleset {spec!r}: loading {target} failed: {type(e).__name__}: {e}") from e
         finally:
             sys.path.remove(str(path.resolve().parent))
         return module
@@ -80,9 +83,9 @@ def _import(target: str, spec: str):
         return importlib.import_module(target)
     except ModuleNotFoundError as e:
         if e.name and (target == e.name or target.startswith(e.name + ".")):
-            raise RuleSetSpecError(f"--ruleset {spec!r}: no module named {e.name!r}") from e
+            raise RuleSetSpecError(f"ruleset {spec!r}: no module named {e.name!r}") from e
         raise RuleSetSpecError(
-            f"--ruleset {spec!r}: importing {target} failed: {type(e).__name__}: {e}") from e
+            f"ruleset {spec!r}: importing {target} failed: {type(e).__name__}: {e}") from e
     except Exception as e:
         raise RuleSetSpecError(
-            f"--ruleset {spec!r}: importing {target} failed: {type(e).__name__}: {e}") from e
+            f"ruleset {spec!r}: importing {target} failed: {type(e).__name__}: {e}") from e

@@ -38,7 +38,7 @@ class DiceRunner(ScenarioRunner):
         self.api = _dice_api()
         # Dice Chess over FIDE, or over the presets, rule files and modifiers given
         self.rules = None
-        if s.presets or s.config or s.rules or s.modifiers or base is not None:
+        if s.presets or s.config or s.rules or s.modifiers or s.ruleset or base is not None:
             from dice.rules import dice_rules
             self.rules = dice_rules(build_ruleset(sc, base))
         self.dfen = self._canonical(s.dfen.text)       # DfenError -> setup refused

@@ -76,6 +76,7 @@ class Setup:
     remove: list[tuple[str, Loc]] = field(default_factory=list)
     rules: list[Arg] = field(default_factory=list)
     modifiers: list[tuple[Arg, list[str]]] = field(default_factory=list)
+    ruleset: Arg | None = None          # MODULE:NAME of a rule set composed in Python
     dfen: Arg | None = None
     config_loc: Loc | None = None
     config_args: list[Arg] = field(default_factory=list)   # each PRESET.KEY=VALUE word

@@ -22,8 +22,8 @@ from .model import Arg, Expectation, Loc, Scenario, ScenarioError, Setup, Step
 
 GRAMMAR = Path(__file__).with_name("scenario.lark")
 UCI_RE = re.compile(r"^[a-h][1-8][a-h][1-8][a-zA-Z]?$")
-SETUP_KINDS = {"presets", "config", "fen", "layout", "place", "remove", "rules", "modifier", "dfen",
-               "mark"}
+SETUP_KINDS = {"presets", "config", "fen", "layout", "place", "remove", "rules", "modifier",
+               "ruleset", "dfen", "mark"}
 MARK_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 FACES = {"1", "2", "3", "4", "5", "6"}
 
@@ -298,6 +298,9 @@ class _Build(Transformer):
                 s.config.setdefault(pid, {})[key] = val
                 s.config_args.append(arg)
             s.config_loc = s.config_loc or loc
+        elif kind == "ruleset":
+            once("ruleset")
+            s.ruleset = payload
         elif kind in ("fen", "layout", "dfen"):
             once(kind)
             other = {"fen": "layout", "layout": "fen"}.get(kind)
@@ -370,6 +373,10 @@ class _Build(Transformer):
     @v_args(meta=True)
     def rules(self, meta, toks):
         return ("rules", self._loc(meta), _arg(self.file, toks[0]))
+
+    @v_args(meta=True)
+    def ruleset(self, meta, toks):
+        return ("ruleset", self._loc(meta), _arg(self.file, toks[0]))
 
     @v_args(meta=True)
     def modifier(self, meta, toks):

@@ -25,6 +25,12 @@ def build_ruleset(sc: Scenario, base=None):
     """The rule set a scenario's setup describes, over ``base`` (FIDE when None;
     typed errors propagate). ``base`` itself is never changed."""
     s = sc.setup
+    if s.ruleset is not None:
+        if base is not None:
+            raise scenario_error("this scenario names its own rule set ('ruleset'); "
+                                 "run_scenario(ruleset=...) cannot stand in for it", s.ruleset)
+        from chess_rules.pyrules import load_ruleset_spec
+        base = load_ruleset_spec(s.ruleset.text, base_dir=_base_dir(sc))
     ids = [a.text for a in s.presets]
     if ids or s.config:
         from presets.registry import load
@@ -138,6 +144,8 @@ def locate_setup_error(sc: Scenario, e: Exception) -> ScenarioError:
         src = s.dfen or s.fen or s.layout
         if src is not None:
             return scenario_error(msg, src)
+    if "RuleSetSpecError" in names and s.ruleset is not None:
+        return scenario_error(msg, s.ruleset)
     if "PresetError" in names and s.presets:
         return scenario_error(msg, s.presets[0])
     for arg in s.rules:

@@ -104,7 +104,7 @@ def test_dice_commands_take_rule_files(capsys):
 def test_a_bad_ruleset_is_an_error_with_status_2(capsys, house, spec, words):
     code, out, err = run(capsys, "moves", FEN, "--ruleset", spec)
     assert code == 2 and out == ""
-    assert err.startswith("houserules: error: --ruleset") and words in err
+    assert err.startswith("houserules: error: ruleset") and words in err
 
 
 def test_a_module_that_fails_to_load_is_an_error(capsys, house):
