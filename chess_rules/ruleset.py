@@ -28,6 +28,13 @@ class RuleSetError(ChessError):
 
 
 class RuleSet:
+    """The productions of a game by name, with what compiling them needs: templates,
+    stages, the functions the rules call (the move helpers of
+    :mod:`chess_rules.helpers` among them), the board's topology and the royal
+    piece types. Edit it with :meth:`add`, :meth:`replace` and :meth:`remove`;
+    :meth:`build` compiles it into a session (a :class:`~chess_rules.game.Game`
+    does that when it is made). ``docs/rulesets.md`` is a guide."""
+
     def __init__(self, name: str = "custom"):
         self.name = name
         self.productions: dict[str, Production] = {}
