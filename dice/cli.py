@@ -114,17 +114,10 @@ def cmd_play(args) -> int:
 
 
 def _preset_options(p) -> None:
-    p.add_argument("--preset", action="append", metavar="ID",
-                   help="play Dice Chess over a preset (repeatable)")
-    p.add_argument("--config", action="append", metavar="ID.KEY=VALUE",
-                   help="configure a preset, e.g. berolina-pawns.scope=white")
-    p.add_argument("--rules", action="append", metavar="FILE.hr",
-                   help="a custom rule file: adds, removes or replaces productions")
-    p.add_argument("--modifier", action="append", metavar="FILE.json",
-                   help="a custom modifier descriptor (JSON)")
-    p.add_argument("--ruleset", metavar="MODULE:NAME",
-                   help="play over a rule set composed in Python (a RuleSet, or a function "
-                        "returning one)")
+    """The rule set's options, as the chess commands have them (--preset, --config,
+    --rules, --modifier, --ruleset): Dice Chess is played over what they compose."""
+    from chess_rules.cli import _add_rules_options
+    _add_rules_options(p, fen=False)
 
 
 def add_dice_commands(subparsers) -> None:
