@@ -77,8 +77,9 @@ def _import(target: str, spec: str, base_dir):
         finally:
             sys.path.remove(str(path.resolve().parent))
         return module
-    if str(Path.cwd()) not in sys.path and "" not in sys.path:
-        sys.path.insert(0, str(Path.cwd()))     # as `python -m` does: the current directory
+    # the current directory first, as `python -m` has it (for the import only)
+    cwd = str(Path.cwd())
+    sys.path.insert(0, cwd)
     try:
         return importlib.import_module(target)
     except ModuleNotFoundError as e:
@@ -89,3 +90,5 @@ def _import(target: str, spec: str, base_dir):
     except Exception as e:
         raise RuleSetSpecError(
             f"ruleset {spec!r}: importing {target} failed: {type(e).__name__}: {e}") from e
+    finally:
+        sys.path.remove(cwd)

@@ -111,3 +111,10 @@ def test_a_module_that_fails_to_load_is_an_error(capsys, house):
     (house / "bad_rules.py").write_text("raise RuntimeError('oops')\n", encoding="utf-8")
     code, _, err = run(capsys, "moves", FEN, "--ruleset", "bad_rules.py:x")
     assert code == 2 and "loading bad_rules.py failed: RuntimeError: oops" in err
+
+
+@pytest.mark.parametrize("spec", ["house_rules:build", "house_rules.py:build"])
+def test_loading_leaves_the_import_path_as_it_was(capsys, house, spec):
+    before = list(sys.path)
+    assert run(capsys, "moves", FEN, "--ruleset", spec)[0] == 0
+    assert sys.path == before
