@@ -118,13 +118,17 @@ MOVE_HELPERS = {
 }
 
 
-def implied_attacks(prod, topo):
-    """The attack function a custom generate rule implies, or None."""
+def implied_attacks(prod, topo, functions=None):
+    """The attack function a custom generate rule implies, or None. With
+    ``functions`` (the rule set's), a helper's name bound to another function
+    implies nothing."""
     piece_types = [dict(c.slots).get("type") for c in prod.conditions
                    if isinstance(c, Pattern) and c.template == "piece"]
     fns = []
     for a in prod.actions:
         if not isinstance(a, Call) or a.fn not in ("gen-leap", "gen-slide") or len(a.args) < 2:
+            continue
+        if functions is not None and functions.get(a.fn) is not MOVE_HELPERS[a.fn]:
             continue
         spec = a.args[1]
         if not isinstance(spec, str):
@@ -171,12 +175,12 @@ def helper_call_problem(call: Call, functions) -> str | None:
     return None
 
 
-def with_implied_attacks(prod, topo):
+def with_implied_attacks(prod, topo, functions):
     """``prod`` with the ``attacks`` metadata its capturing helpers imply, for a
     generate-stage production that declares none; else ``prod`` itself."""
     if prod.stage != "generate" or "attacks" in prod.meta:
         return prod
-    attacks = implied_attacks(prod, topo)
+    attacks = implied_attacks(prod, topo, functions)
     if attacks is None:
         return prod
     meta = dict(prod.meta)

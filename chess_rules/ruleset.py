@@ -130,7 +130,7 @@ class RuleSet:
         for p in self.productions.values():
             # a capturing move helper's attacks, over the topology the board has
             # now (a preset applied after the rule was added may have changed it)
-            s.add_production(with_implied_attacks(p, self.topology))
+            s.add_production(with_implied_attacks(p, self.topology, self.functions))
         return s
 
     def describe(self) -> list[dict]:

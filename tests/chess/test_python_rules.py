@@ -91,6 +91,9 @@ def test_a_function_of_the_rule_sets_own_under_a_helper_name_is_not_judged():
     rs.function("gen-leap", lambda ctx, *args: None)
     rs.add(rook_step("not an offset"))          # its own gen-leap: any arguments
     assert ROOK_STEP in rs.productions
+    # ... and it implies no attacks: the game builds, and the rook does not step
+    g = Game("8/8/8/8/8/8/1k6/R3K3 b - - 0 1", ruleset=rs)
+    assert not g.is_check()
 
 
 # The helper's attacks follow the board the rule set has when it is built:
