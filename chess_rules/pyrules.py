@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 from .errors import ChessError
@@ -57,6 +58,17 @@ def load_ruleset_spec(spec: str, base_dir: str | Path | None = None) -> RuleSet:
     return obj.copy()
 
 
+@contextmanager
+def _first_on_path(directory: Path):
+    """``directory`` first on the import path, for the import only."""
+    entry = str(directory)
+    sys.path.insert(0, entry)
+    try:
+        yield
+    finally:
+        sys.path.remove(entry)
+
+
 def _import(target: str, spec: str, base_dir):
     if target.endswith(".py") or "/" in target or "\\" in target:
         path = Path(target)
@@ -64,31 +76,25 @@ def _import(target: str, spec: str, base_dir):
             path = Path(base_dir) / path
         if not path.is_file():
             raise RuleSetSpecError(f"ruleset {spec!r}: no such file {str(path)!r}")
-        module_name = f"houserules_ruleset_{abs(hash(str(path.resolve())))}"
-        mod_spec = importlib.util.spec_from_file_location(module_name, path)
+        path = path.resolve()
+        mod_spec = importlib.util.spec_from_file_location(
+            f"houserules_ruleset_{abs(hash(str(path)))}", path)
         module = importlib.util.module_from_spec(mod_spec)
-        # the file's own directory first, so that it can import its neighbours
-        sys.path.insert(0, str(path.resolve().parent))
-        try:
-            mod_spec.loader.exec_module(module)
-        except Exception as e:
-            raise RuleSetSpecError(
-                f"ruleset {spec!r}: loading {target} failed: {type(e).__name__}: {e}") from e
-        finally:
-            sys.path.remove(str(path.resolve().parent))
+        # the file's own directory, so that it can import its neighbours
+        with _first_on_path(path.parent):
+            try:
+                mod_spec.loader.exec_module(module)
+            except Exception as e:
+                raise RuleSetSpecError(f"ruleset {spec!r}: loading {target} failed: "
+                                       f"{type(e).__name__}: {e}") from e
         return module
-    # the current directory first, as `python -m` has it (for the import only)
-    cwd = str(Path.cwd())
-    sys.path.insert(0, cwd)
-    try:
-        return importlib.import_module(target)
-    except ModuleNotFoundError as e:
-        if e.name and (target == e.name or target.startswith(e.name + ".")):
-            raise RuleSetSpecError(f"ruleset {spec!r}: no module named {e.name!r}") from e
-        raise RuleSetSpecError(
-            f"ruleset {spec!r}: importing {target} failed: {type(e).__name__}: {e}") from e
-    except Exception as e:
-        raise RuleSetSpecError(
-            f"ruleset {spec!r}: importing {target} failed: {type(e).__name__}: {e}") from e
-    finally:
-        sys.path.remove(cwd)
+    # the current directory, as `python -m` has it
+    with _first_on_path(Path.cwd()):
+        try:
+            return importlib.import_module(target)
+        except Exception as e:
+            if isinstance(e, ModuleNotFoundError) and e.name and \
+                    (target == e.name or target.startswith(e.name + ".")):
+                raise RuleSetSpecError(f"ruleset {spec!r}: no module named {e.name!r}") from e
+            raise RuleSetSpecError(f"ruleset {spec!r}: importing {target} failed: "
+                                   f"{type(e).__name__}: {e}") from e
