@@ -297,8 +297,13 @@ class Game:
     def _play(self, m: Move) -> None:
         if self._ep_pending:
             self._resolve_ep()
+        self._make(m)
+        self._push_key()
+
+    def _make(self, m: Move) -> None:
+        """Play ``m`` through the move stages and stack it for :meth:`pop`
+        (everything a move does, but the repetition key)."""
         s = self.session
-        st = self.state
         mark = s.checkpoint()
         color = self.turn
         try:
@@ -316,8 +321,6 @@ class Game:
             raise
         self._stack.append((mark, m, color))
         self._legal_cache = None
-        self._push_key()
-        del st
 
     def _run_move_stages(self) -> None:
         """Run apply .. result on the ``move`` event in working memory; the

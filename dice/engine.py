@@ -13,7 +13,7 @@ import random
 from functools import lru_cache
 
 from chess_rules.errors import MoveParseError
-from chess_rules.game import Explanation, Game, _unjournaled
+from chess_rules.game import Explanation, Game
 from chess_rules.moves import Move
 from chess_rules.notation import parse_uci
 from chess_rules.position import extended_suffix
@@ -123,25 +123,8 @@ class DiceGame(Game):
     # ------------------------------------------------------------ micro-moves
 
     def _play(self, m: Move) -> None:
-        # no repetition history in Dice Chess: skip Game's position keys
-        s = self.session
-        mark = s.checkpoint()
-        color = self.turn
-        try:
-            f = s.assert_fact("move", m.event(color))
-            self._run_move_stages()
-            if f.alive:
-                # as in Game._play: the event came after the checkpoint, so its
-                # retraction need not be journaled (pop would put it back only to
-                # take it out again)
-                with _unjournaled(s):
-                    s.retract(f)
-        except BaseException:
-            s.rollback(mark)
-            self._legal_cache = None
-            raise
-        self._stack.append((mark, m, color))
-        self._legal_cache = None
+        # no repetition history in Dice Chess: no position key to push
+        self._make(m)
 
     def pop(self) -> Move:
         mark, m, _ = self._stack.pop()
