@@ -50,14 +50,22 @@ def explain_move(game, move) -> Explanation:
     st = game.state
     st.refusals = {}
     st.generated_by = {}
+    st.settled_from = {}
     try:
         legal = game._generate()
-        refusals, generated = st.refusals, st.generated_by
+        refusals, generated, settled_from = st.refusals, st.generated_by, st.settled_from
     finally:
         st.refusals = None
         st.generated_by = None
     if u in legal:
-        return Explanation(u, True, legal[u].rule, "", sorted(set(generated[u])))
+        key = settled_from.get(u, u)
+        reason = ""
+        if key != u and u in refusals:
+            # an alternate on these squares stands because the first was filtered out
+            rule, why = refusals[u]
+            reason = (f"the other move on these squares, by {', '.join(sorted(set(generated[u])))}, "
+                      f"is refused by {rule}: {why}")
+        return Explanation(u, True, legal[u].rule, reason, sorted(set(generated[key])))
     if u in refusals:
         rule, reason = refusals[u]
         return Explanation(u, False, rule, reason, sorted(set(generated.get(u, []))))

@@ -261,9 +261,10 @@ class Game:
     def _generate(self) -> dict[str, Move]:
         st = self.state
         st.candidates = {}
+        st.alternates = False
         with self._request("movegen", color=self.turn):
             self.session.run(stages=GEN_STAGES)
-        cands = st.candidates
+        cands = st.settle()
         st.candidates = {}
         return cands
 

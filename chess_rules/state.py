@@ -26,7 +26,12 @@ class ChessState:
         self.types: list = [None] * 64
         self.facts: list = [None] * 64
         self.royal: dict[str, set] = {"white": set(), "black": set()}
+        # the generated moves by UCI; a different move on the same squares (an
+        # en-passant capture and a quiet move, say) waits under "uci#n" as an
+        # alternate, judged by the filters like any candidate (see settle)
         self.candidates: dict[str, Move] = {}
+        self.alternates = False
+        self.settled_from: dict[str, str] = {}
         self.refusals: dict[str, tuple[str, str]] | None = None
         self.generated_by: dict[str, list[str]] | None = None
         self.promotion_types = tuple(ruleset.config.get(
@@ -88,11 +93,64 @@ class ChessState:
     # ------------------------------------------------------------ candidates
 
     def add(self, move: Move) -> None:
+        """Add a generated move. The first move on a UCI is the one played; a
+        different move on the same squares (another kind or victim) is kept as
+        an alternate, legal only if the filters drop every move before it."""
         u = move.uci()
-        if u not in self.candidates:
-            self.candidates[u] = move
+        cands = self.candidates
+        first = cands.get(u)
+        if first is None:
+            cands[u] = move
+        elif first.kind != move.kind or first.victim != move.victim:
+            u = self._add_alternate(u, move)
         if self.generated_by is not None:
             self.generated_by.setdefault(u, []).append(move.rule)
+
+    def add_yielding(self, move: Move) -> None:
+        """Add a move that gives way to any other move on its squares, whichever
+        production adds its move first: it is legal only if the filters drop
+        every other (a quiet pawn slant onto an en-passant target yields to the
+        capture, but stands when the capture would expose the king)."""
+        u = self._add_alternate(move.uci(), move)
+        if self.generated_by is not None:
+            self.generated_by.setdefault(u, []).append(move.rule)
+
+    def _add_alternate(self, u: str, move: Move) -> str:
+        cands = self.candidates
+        n = 1
+        while True:
+            key = f"{u}#{n}"
+            other = cands.get(key)
+            if other is None:
+                cands[key] = move
+                self.alternates = True
+                return key
+            if other.kind == move.kind and other.victim == move.victim:
+                return key
+            n += 1
+
+    def settle(self) -> dict[str, Move]:
+        """The candidates left after the filters, by UCI: on each UCI the first
+        move added, or where the filters dropped it, the first alternate left
+        (:attr:`settled_from` records the alternate's key)."""
+        cands = self.candidates
+        if not self.alternates:
+            return cands
+        self.alternates = False
+        self.settled_from = {}
+        out = {}
+        alts = []
+        for key, m in cands.items():
+            if "#" in key:
+                u, n = key.split("#")
+                alts.append((u, int(n), key, m))
+            else:
+                out[key] = m
+        for u, _, key, m in sorted(alts):
+            if u not in out:
+                out[u] = m
+                self.settled_from[u] = key
+        return out
 
     def refuse(self, uci: str, rule: str, reason: str) -> None:
         """Record why a move was not generated (kept only while explaining)."""

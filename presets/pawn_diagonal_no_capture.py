@@ -11,7 +11,10 @@ Rulings:
 * It makes no en-passant target; en passant itself is unchanged (a target square
   is empty, so the same UCI move may be both a quiet diagonal and, when a target
   stands there, the en-passant capture: it is one move, and it captures - the
-  en-passant production's move is the one kept).
+  en-passant production's move is the one kept). Where the capture is not
+  legal (it would expose the king), the quiet slant stands: the square is
+  empty and the slant exposes nothing (the same position read from its FEN,
+  which shows no target then, has the slant too).
 * It promotes on the last rank and may give check like any pawn move. A pawn's
   attacks are unchanged (a quiet move is not an attack).
 * It follows the board's topology (wraps on ``wrap-board``).
@@ -29,6 +32,7 @@ here the move is the capture.
 from rete import Call, P, Rule, V
 
 from chess_rules.fide import add_pawn_move
+from chess_rules.moves import Move
 from chess_rules.squares import SQUARE_NAMES
 
 from .base import PresetMeta
@@ -63,8 +67,11 @@ def apply(rules, config) -> None:
             oc = st.colors[to]
             if oc is None:
                 if _ep_capture_here(st, ctx.session, to, c):
-                    continue  # the en-passant production owns this move (it captures)
-                add_pawn_move(st, sq, to, c, "normal", None, rule)
+                    # the en-passant capture owns these squares; the slant stands
+                    # only if the capture is filtered out (it would expose the king)
+                    st.add_yielding(Move(sq, to, None, "pawn", "normal", None, rule))
+                else:
+                    add_pawn_move(st, sq, to, c, "normal", None, rule)
             elif oc == c:
                 st.refuse(SQUARE_NAMES[sq] + SQUARE_NAMES[to], rule,
                           f"{SQUARE_NAMES[to]} holds {c}'s own {st.types[to]}")

@@ -30,7 +30,10 @@ section repeats the rulings it follows in its own words.
 - Squares are a1..h8 (internally a1 = 0 .. h8 = 63). North is toward rank 8 for
   both colours; "clockwise from N" is N, NE, E, SE, S, SW, W, NW as White sees it.
 - Moves are UCI: `e2e4`, `e7e8q`, castling as the king's move (`e1g1`). A move
-  reaching one square by several paths is one move.
+  reaching one square by several paths is one move. Where two different moves
+  share a UCI (an en-passant capture and a slanting pawn's quiet step), the
+  first generated is the move, and the other is legal only if the filters
+  refuse the first (a production may also add its move as one that yields).
 - SAN (human-facing) is python-chess's for FIDE moves. (ours) Under presets a
   pawn that leaves its file without capturing names its file (`ab3`: Berolina
   and slanting pawns), and two pawns of one file that reach one square name

@@ -246,6 +246,18 @@ def test_slant_onto_an_en_passant_square_is_the_known_difference():
     assert theirs.split()[0] == "4k3/8/3P4/3p4/8/8/8/4K3"   # FSF: the quiet slant
 
 
+def test_slant_beside_a_pinned_en_passant_capture_agrees():
+    # the capture would expose the king on h4 along the rank: both play the slant
+    fen = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
+    g = Game(fen, presets=["pawn-diagonal-no-capture"])
+    g.push("e2e4")
+    theirs = sf.legal_moves(variant("pawn-diagonal-no-capture"), fen, ["e2e4"])
+    assert g.legal_uci() == sorted(theirs)
+    g.push("f4e3")
+    ours = g.fen().split()[0]
+    assert ours == sf.get_fen(variant("pawn-diagonal-no-capture"), fen, ["e2e4", "f4e3"]).split()[0]
+
+
 def test_sprint_onto_the_last_rank_promotes_in_both():
     fen = "k7/8/4P3/8/8/8/8/K7 w - - 0 1"
     g = Game(fen, presets=["double-pawn-sprint"])
