@@ -200,6 +200,12 @@ def _parse_ep(text: str, placement: dict, turn: str, strict: bool, fen: str) -> 
             raise FenError(
                 "en_passant",
                 f"{name!r} has no {maker} pawn on {SQUARE_NAMES[pawn_sq]} that could have made it", fen)
+        origin = 2 * sq - pawn_sq
+        if origin in placement:
+            raise FenError(
+                "en_passant",
+                f"{name!r} is no target: {SQUARE_NAMES[origin]} is occupied, so no pawn "
+                f"has just left it", fen)
     return tuple(squares)
 
 
@@ -230,8 +236,9 @@ def parse_fen(text: str, extra_fields_allowed: int = 0, *,
     the ranks of the pawns are not checked (variants differ).
 
     With ``strict_en_passant`` (the default, FIDE) each en-passant target must be on
-    rank 3 with Black to move or rank 6 with White to move, be empty, and have the
-    pawn that made it on the square beyond. Variants whose targets live elsewhere
+    rank 3 with Black to move or rank 6 with White to move, be empty, have the
+    pawn that made it on the square beyond, and the square the pawn came from
+    empty. Variants whose targets live elsewhere
     (several half-moves per turn, sprints from any rank, Dice Chess) pass False and
     get only the syntax checked.
     """

@@ -94,7 +94,7 @@ class Game:
             ruleset.presets or ruleset.config.get("position-tokens")
             or any(sl not in BASE_PIECE_SLOTS for sl in ruleset.templates["piece"].slots))
         if position is None:
-            position = self.parse_position(fen or STARTING_FEN)
+            position = self.parse_position(STARTING_FEN if fen is None else fen)
         self._load(position)
 
     # ------------------------------------------------------------ construction

@@ -72,6 +72,7 @@ def read_extended(pos, tokens, ruleset) -> None:
     if not tokens:
         return
     own = ruleset.config.get("position-tokens", {})
+    fide_targets = ruleset.config.get("strict-ep", True) and "ep-pawn-infer" not in ruleset.config
     piece_slots = [s for s in ruleset.templates["piece"].slots if s not in BASE_PIECE_SLOTS]
     for tok in tokens:
         key, sep, val = tok.partition(":")
@@ -94,8 +95,16 @@ def read_extended(pos, tokens, ruleset) -> None:
                                                "of the position")
                 if pos.placement.get(sq, (None,))[0] != "pawn":
                     raise FenError("extended", f"ep-pawn:{item}: there is no pawn on {v}")
+                if fide_targets and sq != ep_pawn_default(ruleset, None, t):
+                    # one move per turn: the pawn a target captures is the one that made it
+                    raise FenError("extended", f"ep-pawn:{item}: under this rule set the target "
+                                               f"{name} captures the pawn beyond it, on "
+                                               f"{SQUARE_NAMES[ep_pawn_default(ruleset, None, t)]}")
                 pos.ep_pawns[t] = sq
         elif key == "half":
+            if "turn-structure" not in ruleset.config:
+                raise FenError("extended", f"half:{val}: this rule set plays one move per turn "
+                                           "(half: is for several, as under double-move)")
             if not val.isdigit():
                 raise FenError("extended", f"half:{val} is not a number")
             pos.half = int(val)

@@ -42,8 +42,10 @@ section repeats the rulings it follows in its own words.
   (refusals, e.g. self-check) -> `apply` (the board changes) -> `post-move`
   (clocks, rights, en-passant targets, check) -> `turn-end` -> `result`
   (checkmate, draws, a preset's win condition). Presets hook into any stage.
-- Game over means no moves: once a position is decided under the active rule set,
-  it has no legal moves, and perft stops there.
+- Game over means no moves: once a position is decided under the active rule set
+  (checkmate, stalemate, a preset's end rule), it has no legal moves, and perft
+  stops there. Draws by rule (fifty moves, repetition, insufficient material)
+  are reported by `outcome()` but leave the moves, as in python-chess.
 """
 
 
@@ -78,11 +80,21 @@ Rulings for standard chess:
   clock reaches 100, threefold repetition when a position (pieces, side to move,
   castling rights and the en-passant targets that can really be taken) occurs the
   third time. Checkmate on the move that reaches either takes precedence.
+  `outcome()` and `is_game_over()` report these draws (and insufficient
+  material) as soon as the position has them, but unlike checkmate and
+  stalemate they do not take the moves away: the legal moves and perft are
+  python-chess's, which ignores draws there too. A move played on from a drawn
+  position makes a new position, judged afresh (the threefold draw goes once
+  the position no longer repeats; the fifty-move draw stays).
 - Insufficient material: K v K, K + one minor piece v K, and kings with bishops
   all on squares of one colour. Other positions play on.
 - FEN output writes an en-passant square only when a pawn can legally take there
   (python-chess's default); input accepts any square on the right rank behind a
-  pawn that could have just double-stepped.
+  pawn that could have just double-stepped (the target and the square it came
+  from empty). Of the extended tokens a FIDE position may carry `moved:` (a
+  pawn on its home square that has moved: it has no double step); `half:` and
+  an `ep-pawn:` naming any pawn but the one beyond the target are refused, as
+  no FIDE game reaches them.
 - An illegal move is refused with the rule that refused it and why, and the game
   is left exactly as it was.
 """

@@ -11,6 +11,7 @@ import pytest
 from chess_rules.errors import ChessError, FenError
 from chess_rules.fen import STARTING_FEN, FenPosition, parse_fen
 from chess_rules.squares import SQUARE_NAMES, parse_square
+from chess_rules.game import Game
 
 TYPE_NAMES = {chess.PAWN: "pawn", chess.KNIGHT: "knight", chess.BISHOP: "bishop",
               chess.ROOK: "rook", chess.QUEEN: "queen", chess.KING: "king"}
@@ -152,6 +153,8 @@ BAD = [
     ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq e3 0 1", "en_passant", "no white pawn on e4"),
     ("rnbqkbnr/pppp1ppp/8/8/4p3/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1", "en_passant", "no black pawn on e5"),
     ("rnbqkbnr/pppppppp/8/8/4P3/4N3/PPPP1PPP/R1BQKBNR b KQkq e3 0 1", "en_passant", "'e3' is occupied"),
+    ("4k3/8/8/8/4P3/8/4B3/4K3 b - e3 0 1", "en_passant", "e2 is occupied, so no pawn has just left it"),
+    ("4k3/2p5/8/2pP4/8/8/8/4K3 w - c6 0 1", "en_passant", "c7 is occupied"),
     (START_BOARD + " w KQkq - x 1", "halfmove", "'x' is not a non-negative integer"),
     (START_BOARD + " w KQkq - -1 1", "halfmove", "'-1' is not a non-negative integer"),
     (START_BOARD + " w KQkq - 1.5 1", "halfmove", "'1.5'"),
@@ -188,3 +191,31 @@ def test_fen_position_defaults_and_equality():
     pos = FenPosition(placement={4: ("king", "white"), 60: ("king", "black")})
     assert pos.to_fen() == "4k3/8/8/8/8/8/8/4K3 w - - 0 1"
     assert parse_fen(pos.to_fen()) == pos
+
+
+def test_empty_text_is_no_fen_for_a_game():
+    # None means the start position; empty text is a FEN with no fields
+    with pytest.raises(FenError) as e:
+        Game("")
+    assert e.value.field == "field_count"
+    assert Game(None).fen() == STARTING_FEN
+
+
+EXTENDED_BAD = [
+    # a FIDE game never carries these: refused, not played under rules it cannot have
+    ("4k3/8/8/8/8/8/8/4K3 w - - 0 1 half:3", "one move per turn"),
+    ("4k3/8/8/3pP3/8/8/p7/4K3 w - d6 0 1 ep-pawn:d6=a2", "captures the pawn beyond it, on d5"),
+]
+
+
+@pytest.mark.parametrize("fen,fragment", EXTENDED_BAD)
+def test_extended_tokens_a_fide_game_cannot_have_are_refused(fen, fragment):
+    with pytest.raises(FenError) as e:
+        Game(fen)
+    assert e.value.field == "extended" and fragment in e.value.reason
+
+
+def test_extended_tokens_stay_for_the_rule_sets_that_have_them():
+    assert Game("4k3/8/8/8/8/8/8/4K3 w - - 0 1 half:1", presets=["double-move"]).fen().endswith("half:1")
+    # the pawn beyond the target may be named: the same position as without the token
+    assert Game("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1 ep-pawn:d6=d5").fen() == "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1"
