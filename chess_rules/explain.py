@@ -42,7 +42,14 @@ class Explanation:
 
 def explain_move(game, move) -> Explanation:
     """Which production generated a legal move, or which refused it and why."""
-    u = move.uci() if isinstance(move, Move) else str(move).strip()
+    if isinstance(move, Move):
+        try:
+            u = move.uci()
+        except (IndexError, KeyError, TypeError):
+            return Explanation(f"Move({move.frm!r}, {move.to!r}, {move.promo!r})", False, None,
+                               "its squares or promotion are not on the board")
+    else:
+        u = str(move).strip()
     try:
         frm, to, promo = parse_uci(u)
     except MoveParseError as e:

@@ -56,7 +56,11 @@ class Outcome:
 def _uci_of(move) -> str:
     """A :class:`Move`'s UCI, or UCI text normalised (MoveParseError if it is neither)."""
     if isinstance(move, Move):
-        return move.uci()
+        try:
+            return move.uci()
+        except (IndexError, KeyError, TypeError):
+            raise MoveParseError(f"Move({move.frm!r}, {move.to!r}, {move.promo!r})",
+                                 "its squares or promotion are not on the board") from None
     if not isinstance(move, str):
         raise MoveParseError(move, "expected a UCI string or a Move")
     return normalize_uci(move)

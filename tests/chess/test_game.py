@@ -245,3 +245,15 @@ def test_str_and_repr():
 def test_checkmate_and_stalemate_predicates(fen, mate, stale):
     g = Game(fen)
     assert (g.is_checkmate(), g.is_stalemate()) == (mate, stale)
+
+
+def test_a_move_object_off_the_board_is_a_typed_error():
+    from chess_rules.moves import Move
+    g = Game()
+    bad = Move(99, 36, None, "pawn", "normal", None, "x")
+    with pytest.raises(MoveParseError):
+        g.push(bad)
+    assert not g.is_legal(bad)
+    ex = g.explain(bad)
+    assert not ex.legal and "not on the board" in ex.reason
+    assert g.fen() == STARTING_FEN
