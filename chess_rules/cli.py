@@ -248,9 +248,9 @@ def _program_session(path: str):
     from rete import ReteError, Session
     from rete.errors import UnknownStageError, UnknownTemplateError
     from rete.language import load_rules, parse_rules
+    from rete.loading import read_text_file
     s = Session()
-    with open(path, encoding="utf-8") as fh:
-        text = fh.read()
+    text = read_text_file(path, "rule program")
     # the network is only built, never run: a function the file declares with
     # 'uses' (registered by the program that runs the rules) gets a stand-in
     for name in parse_rules(text, source=path).functions:

@@ -43,6 +43,7 @@ from pathlib import Path
 from rete import ReteError
 from rete.errors import CompileError, DuplicateProductionError, UnknownProductionError
 from rete.language import error_position, parse_rules
+from rete.loading import read_text_file
 from rete.model import Call
 
 from .helpers import MOVE_HELPERS, helper_call_problem
@@ -116,7 +117,7 @@ def _check_helper_calls(prod, loc, functions, source: str) -> None:
     """A move helper's arguments, checked when the file loads (not at the first
     move generation), with the error placed at the call."""
     for a in prod.actions:
-        problem = helper_call_problem(a, functions) if isinstance(a, Call) else None
+        problem = helper_call_problem(a, functions, prod.conditions) if isinstance(a, Call) else None
         if problem is not None:
             where = next(((line, col) for k, key, line, col in loc.refs
                           if k == "function" and key == a.fn), (loc.line, loc.column))
@@ -126,8 +127,4 @@ def _check_helper_calls(prod, loc, functions, source: str) -> None:
 def load_rule_file(ruleset: RuleSet, path) -> RuleSet:
     """Apply the rule file at ``path`` to a copy of ``ruleset`` and return the copy."""
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as e:
-        raise OSError(f"cannot read rule file {str(path)!r}: {e.strerror or e}") from None
-    return load_rule_text(ruleset, text, str(p))
+    return load_rule_text(ruleset, read_text_file(p, "rule file"), str(p))

@@ -137,8 +137,8 @@ def _castling_reason(game, turn: str, frm: int, to: int, movers) -> str | None:
                 f"{SQUARE_NAMES[to]}: there is no castling right for that side")
     if not any(p.stage == "generate" and _reads(p, "castling")
                for p in game.session.list_productions()):
-        return (f"no rule castles: the castling right stands, but no production of this "
-                f"rule set generates castling"
+        return ("no rule castles: the castling right stands, but no production of this "
+                "rule set generates castling"
                 + (f" (rules for the king: {', '.join(movers)})" if movers else ""))
     return None
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from rete.model import Call, Pattern
+from rete.model import Call, Pattern, Var
 
 from . import geometry as geo
 from .moves import Move
@@ -158,15 +158,23 @@ _HELPER_SPECS = {"gen-leap": (_offsets, "offsets"), "gen-leap-quiet": (_offsets,
                  "gen-slide-quiet": (_directions, "directions")}
 
 
-def helper_call_problem(call: Call, functions) -> str | None:
+def helper_call_problem(call: Call, functions, conditions=()) -> str | None:
     """What is wrong with a call of a move helper (its argument count, its offsets
-    or directions), or None. Calls of other functions, or of a name the rule set
-    has bound to a function of its own, are not judged."""
+    or directions, and with the rule's ``conditions``, a first argument bound to a
+    fact that is not a piece), or None. Calls of other functions, or of a name the
+    rule set has bound to a function of its own, are not judged."""
     if call.fn not in _HELPER_SPECS or functions.get(call.fn) is not MOVE_HELPERS[call.fn]:
         return None
     parse, what = _HELPER_SPECS[call.fn]
     if len(call.args) != 2:
         return f"{call.fn} takes 2 arguments (a piece and its {what}), {len(call.args)} given"
+    first = call.args[0]
+    if isinstance(first, Var):
+        bound = next((c.template for c in conditions
+                      if isinstance(c, Pattern) and c.bind == first.name), "piece")
+        if bound != "piece":
+            return (f"{call.fn}: its first argument ?{first.name} is a {bound} fact; "
+                    f"it takes the piece that moves (?p <- piece(...))")
     if isinstance(call.args[1], str):
         try:
             parse(call.args[1])

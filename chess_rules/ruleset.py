@@ -102,7 +102,7 @@ class RuleSet:
     def _checked(self, prod: Production | Rule) -> Production:
         prod = as_production(prod)
         for a in prod.actions:
-            problem = helper_call_problem(a, self.functions) if isinstance(a, Call) else None
+            problem = helper_call_problem(a, self.functions, prod.conditions) if isinstance(a, Call) else None
             if problem is not None:
                 raise RuleSetError(f"production {prod.name!r}: {problem}")
         return prod

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from chess_rules.errors import FenError
 from chess_rules.fen import FenPosition, parse_fen
 from chess_rules.position import read_extended
-from chess_rules.squares import BLACK, KING, PAWN, PIECE_LETTER, SQUARE_NAMES, WHITE
+from chess_rules.squares import BLACK, KING, PAWN, PIECE_LETTER, SQUARE_NAMES, WHITE, opposite
 
 from .errors import DfenError
 
@@ -69,7 +69,8 @@ def parse_dfen(text: str, ruleset=None) -> DfenPosition:
     Chess over FIDE when None). A rule set that infers the pawn behind an
     en-passant target its own way (``config['ep-pawn-infer']``: Berolina pawns,
     sprints) checks its targets when the position is loaded; otherwise each target
-    is on rank 3 or 6 with the pawn that made it beyond, unless ``ep-pawn:`` names it.
+    is on rank 3 or 6 with the pawn that made it beyond (an ``ep-pawn:`` token may
+    name only that pawn).
 
     Raises :class:`~dice.errors.DfenError` naming the field at fault.
     """
@@ -97,8 +98,10 @@ def parse_dfen(text: str, ruleset=None) -> DfenPosition:
             raise DfenError("placement", f"a pawn stands on {SQUARE_NAMES[sq]} (rank 1 or 8)", text)
     if ruleset is None or "ep-pawn-infer" not in ruleset.config:
         for ep in pos.ep_squares:
-            if ep not in pos.ep_pawns:
-                _check_target(ep, placement, text)
+            _check_target(ep, placement, text, pos.ep_pawns.get(ep))
+    winner = pos.tokens.get("winner")
+    if winner is not None:
+        _check_winner(winner, placement, ruleset, fide, text)
     dice_text = fields[6] if len(fields) == 7 else "-"
     dice = _parse_dice(dice_text, text)
     out = DfenPosition(placement=dict(placement), turn=pos.turn, castling=pos.castling,
@@ -124,8 +127,10 @@ def split_tokens(text: str) -> tuple[list[str], list[str]]:
 EXTENDED = ("moved", "attrs", "half", "ep_pawns", "tokens")
 
 
-def _check_target(ep: int, placement: dict, text: str) -> None:
-    """FIDE: a target on rank 3 (made by White) or 6 (Black), its pawn beyond it."""
+def _check_target(ep: int, placement: dict, text: str, named: int | None = None) -> None:
+    """FIDE: a target on rank 3 (made by White) or 6 (Black), its pawn beyond it
+    (``named``: the pawn an ``ep-pawn:`` token gives, which must be that one: a
+    pawn that moves on takes its target with it)."""
     rank = ep // 8
     if rank == 2:
         maker, pawn_sq = WHITE, ep + 8
@@ -137,6 +142,29 @@ def _check_target(ep: int, placement: dict, text: str) -> None:
         raise DfenError("en_passant",
                         f"{SQUARE_NAMES[ep]!r} has no {maker} pawn on {SQUARE_NAMES[pawn_sq]} "
                         "that could have made it", text)
+    if named is not None and named != pawn_sq:
+        raise DfenError("extended",
+                        f"ep-pawn:{SQUARE_NAMES[ep]}={SQUARE_NAMES[named]}: the target "
+                        f"{SQUARE_NAMES[ep]} captures the pawn that made it, on {SQUARE_NAMES[pawn_sq]}",
+                        text)
+
+
+def _check_winner(winner: str, placement: dict, ruleset, fide: bool, text: str) -> None:
+    """``winner:C`` must not contradict the board: C keeps a royal piece where
+    the loser has none, and over FIDE (one king a side) the loser's king is gone."""
+    loser = opposite(winner)
+    royal = ruleset.royal_types
+
+    def royals(color):
+        return [sq for sq, (t, c) in placement.items() if c == color and t in royal.get(color, ())]
+
+    if royal.get(winner) and not royals(winner) and royals(loser):
+        raise DfenError("extended", f"winner:{winner}, but {winner} has no royal piece left "
+                                    f"and {loser} has: the board shows {loser} won", text)
+    if fide and royals(loser):
+        raise DfenError("extended", f"winner:{winner}, but {loser}'s king stands on "
+                                    f"{SQUARE_NAMES[royals(loser)[0]]}: a king taken leaves the board",
+                        text)
 
 
 def _parse_dice(text: str, whole: str) -> tuple[str, ...]:

@@ -22,7 +22,10 @@ import random
 from dataclasses import dataclass, field
 
 from rich.console import Console
+from rich.markup import escape
 
+from chess_rules.errors import MoveParseError
+from chess_rules.notation import normalize_uci
 from chess_rules.play import terminal_prompt
 from chess_rules.squares import opposite
 
@@ -154,6 +157,23 @@ HUMAN_HELP = """commands:
   quit          end the game"""
 
 
+def explain_in_turn(dfen: str, uci: str, node: dict, most: int, played, ruleset=None) -> str:
+    """Why ``uci`` is or is not a micro-move of the turn being played: the turn
+    is the tree walked from the roll (``node``: the continuations after
+    ``played``; ``most``: the dice a legal turn spends), so a move that is legal
+    afresh from ``dfen`` may still not continue this turn (the spec's c2c4 case)."""
+    try:
+        u = normalize_uci(uci)
+    except MoveParseError as e:
+        return f"{uci}: illegal - {e.reason}"
+    ex = explain_move(dfen, u, ruleset)
+    if u in node or not ex.legal:
+        return ex.text
+    return (f"{u}: not a continuation of this turn - after {' '.join(played)} no turn that "
+            f"plays it spends {most} dice or takes the king (Maximum Micro-moves Rule); "
+            f"continuations: {', '.join(sorted(node))}")
+
+
 @dataclass
 class GameRecord:
     """What :func:`play_game` played: the turns (roll, micro-moves) and the end."""
@@ -213,8 +233,9 @@ def play_game(seed: int | None = None, white: str = "greedy", black: str = "rand
                 if text in ("help", "?"):
                     say(HUMAN_HELP, markup=False, highlight=False)
                 elif command == "explain":
-                    say(explain_move(dfen, arg.strip(), ruleset).text if arg.strip()
-                        else "explain which micro-move? e.g. 'explain e2e4'", markup=False)
+                    say(explain_in_turn(dfen, arg.strip(), node, tree.most, played, ruleset)
+                        if arg.strip() else "explain which micro-move? e.g. 'explain e2e4'",
+                        markup=False)
                 elif text == "undo":
                     if not played:
                         say("nothing to take back in this turn (the dice are rolled)")
@@ -224,11 +245,8 @@ def play_game(seed: int | None = None, white: str = "greedy", black: str = "rand
                     node = tree.node(played)
                     say("taken back")
                 elif text not in node:
-                    try:
-                        apply_move(dfen, text, ruleset)
-                        say(f"[red]{text}: not a legal continuation of this turn[/red]")
-                    except Exception as e:       # the engine says why
-                        say(f"[red]{e}[/red]")
+                    say("[red]" + escape(explain_in_turn(dfen, text, node, tree.most, played, ruleset))
+                        + "[/red]")
                 else:
                     before.append(dfen)
                     dfen = apply_move(dfen, text, ruleset)

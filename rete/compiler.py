@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import (CompileError, UnboundVariableError, UnknownFunctionError,
+from .errors import (ActionFunctionError, CompileError, UnboundVariableError, UnknownFunctionError,
                      UnknownSlotError, UnknownTemplateError)
 from .model import (AssertFact, Call, Exists, Expr, Halt, Modify, Not, Pattern, Production,
                     Retract, Test, Var)
+from .functions import BUILTINS, VALUE_FUNCTIONS
 from .joinorder import Moved, control_last, written_index
 from .alpha import AlphaMemory, AlphaNode
 from .negation import NCCNode, NCCPartner, NegativeNode
@@ -452,6 +453,8 @@ class Compiler:
                 out.append(("modify", pos, gs))
             elif isinstance(a, Call):
                 fn = self._function(a.fn, rule)
+                if isinstance(a.fn, str) and a.fn in VALUE_FUNCTIONS and fn is BUILTINS[a.fn]:
+                    raise ActionFunctionError(a.fn, rule)
                 gs = [self._val(v, bindings, rule) for v in a.args]
                 out.append(("call", fn, gs))
             elif isinstance(a, Halt):

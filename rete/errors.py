@@ -44,6 +44,17 @@ class UnknownFunctionError(CompileError):
     pass
 
 
+class ActionFunctionError(CompileError):
+    """An action calls a function of values only (``add``, ``>``...): an action's
+    call passes the firing context first. ``function`` names it."""
+
+    def __init__(self, function: str, rule: str | None = None):
+        self.function = function
+        super().__init__(f"{function!r} is a function of values, for tests and expressions; "
+                         "an action's call passes the firing context first, so it calls "
+                         "a function registered for actions", rule)
+
+
 class UnboundVariableError(CompileError):
     pass
 

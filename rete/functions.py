@@ -24,3 +24,6 @@ BUILTINS = {
     "even": lambda x: x % 2 == 0, "odd": lambda x: x % 2 == 1,
     "print": _print,
 }
+
+#: The builtins that take values only: an action may not ``call`` them.
+VALUE_FUNCTIONS = frozenset(BUILTINS) - {"print"}

@@ -41,6 +41,12 @@ predicate on constants is a :class:`~rete.model.SlotPred` (alpha test); one
 that uses variables becomes a :class:`~rete.model.Test` right after the
 pattern, on the variable bound to the slot.
 
+Tests and expressions call functions with values only; ``call`` in an action
+passes the firing context first (``fn(ctx, *values)``), so it calls functions
+registered for actions (and the builtin ``print``): calling a builtin of values
+such as ``add`` or ``>`` there is an :class:`~rete.errors.ActionFunctionError`,
+pointed at the call.
+
 This module is the language's API; the work is done below it:
 :mod:`rete.parsing` (the parser over ``rules.lark`` and its syntax errors),
 :mod:`rete.transformer` (parse tree -> :class:`RuleFile` of model objects),

@@ -8,7 +8,7 @@ import os
 import re
 from pathlib import Path
 
-from .errors import (DuplicateProductionError, ReteError, UnboundVariableError,
+from .errors import (ActionFunctionError, DuplicateProductionError, ReteError, UnboundVariableError,
                      UnknownFunctionError, UnknownProductionError, UnknownSlotError,
                      UnknownStageError, UnknownTemplateError)
 from .model import Modify, Pattern, Production, Template
@@ -19,13 +19,25 @@ __all__ = ["load_rules", "error_position"]
 
 
 
+def read_text_file(path, what: str = "file") -> str:
+    """A UTF-8 text file's contents; a file that cannot be read, or is not UTF-8,
+    raises :class:`OSError` naming it (``what``: "rule file", "scenario file")."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise OSError(f"cannot read {what} {str(path)!r}: not UTF-8 text "
+                      f"(byte {e.start}: {e.reason})") from None
+    except OSError as e:
+        raise OSError(f"cannot read {what} {str(path)!r}: {e.strerror or e}") from None
+
+
 def _read(text_or_path, source) -> tuple[str, str]:
     if isinstance(text_or_path, os.PathLike):
         p = Path(text_or_path)
-        return p.read_text(encoding="utf-8"), source or str(p)
+        return read_text_file(p, "rule file"), source or str(p)
     if isinstance(text_or_path, str) and "\n" not in text_or_path and \
             text_or_path.strip() and os.path.isfile(text_or_path):
-        return Path(text_or_path).read_text(encoding="utf-8"), source or text_or_path
+        return read_text_file(text_or_path, "rule file"), source or text_or_path
     return text_or_path, source or "<string>"
 
 
@@ -58,6 +70,8 @@ def error_position(e: BaseException, loc: RuleLocation, templates,
             hit = first("mslot", lambda vs: True)
     elif isinstance(e, UnknownFunctionError):
         hit = first("function", lambda f: f not in functions)
+    elif isinstance(e, ActionFunctionError):
+        hit = first("function", lambda f: f == e.function)
     elif isinstance(e, UnboundVariableError):
         m = re.search(r"\?([A-Za-z_][A-Za-z0-9_-]*)", str(e))
         if m:

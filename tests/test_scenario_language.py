@@ -538,6 +538,15 @@ def test_main_counts_an_unreadable_file_as_a_failure(tmp_path, capsys):
     assert out.splitlines()[-1] == "0 passed, 2 failed"
 
 
+def test_main_counts_a_file_that_is_not_utf8_as_a_failure_and_runs_the_rest(tmp_path, capsys):
+    (tmp_path / "a_bad.hrt").write_bytes(b'scenario "x"\n  fen \xff\n')
+    (tmp_path / "b_good.hrt").write_text(PASSING)
+    assert main([tmp_path]) == 1
+    out = capsys.readouterr().out
+    assert f"cannot read scenario file '{tmp_path / 'a_bad.hrt'}': not UTF-8 text" in out
+    assert out.splitlines()[-1] == "2 passed, 1 failed"
+
+
 def test_houserules_test_command(tmp_path):
     (tmp_path / "a.hrt").write_text(PASSING + FAILING)
     exe = Path(sys.executable).with_name("houserules")

@@ -17,6 +17,7 @@ from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInpu
                              UnexpectedToken, VisitError)
 
 from chess_rules.squares import LETTER_TO_PIECE, SQUARE_NAMES
+from rete.loading import read_text_file
 
 from .model import Arg, Expectation, Loc, Scenario, ScenarioError, Setup, Step
 
@@ -64,9 +65,9 @@ def parse_file(path: str | Path) -> list[Scenario]:
     """Parse a ``.hrt`` file (raises :class:`ScenarioError`)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text_file(path, "scenario file")
     except OSError as e:
-        raise ScenarioError(f"cannot read scenario file: {e.strerror or e}", str(path)) from None
+        raise ScenarioError(str(e), str(path)) from None
     return parse_text(text, str(path))
 
 

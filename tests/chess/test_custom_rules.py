@@ -107,6 +107,13 @@ def test_error_kinds():
     assert ei.value.line == 3
 
 
+def test_a_file_that_is_not_utf8_is_an_os_error_naming_it(tmp_path):
+    bad = tmp_path / "bad.hr"
+    bad.write_bytes(b"rule \xff")
+    with pytest.raises(OSError, match=f"cannot read rule file '{bad}': not UTF-8 text"):
+        load_rule_file(fide_rules(), bad)
+
+
 def test_missing_file_is_an_os_error():
     with pytest.raises(OSError, match="cannot read rule file"):
         load_rule_file(fide_rules(), "/nonexistent/rules.hr")
@@ -239,3 +246,13 @@ def test_insufficient_material_only_for_minor_pieces_that_move_as_in_fide():
     # a bouncing board changes the bishop only
     assert _dead(KN_V_K, load("bouncing-pieces")) and not _dead(KB_V_K, load("bouncing-pieces"))
     assert not _dead(KB_V_K, load("bouncing-pieces", "knight-immunity"))
+
+
+def test_a_helper_given_a_fact_that_is_not_a_piece_is_refused_when_the_file_loads():
+    text = HELPERS.replace('  movegen(color: ?c)\n  ?p <- piece(type: knight',
+                           '  ?m <- movegen(color: ?c)\n  ?p <- piece(type: knight')
+    text = text.replace('call gen-slide(?p, "NE NW")', 'call gen-slide(?m, "NE NW")')
+    with pytest.raises(ReteError) as ei:
+        load_rule_text(fide_rules(), text, "helpers.hr")
+    assert str(ei.value).startswith("helpers.hr:6:8: rule 'custom.knight-slide'")
+    assert "?m is a movegen fact; it takes the piece that moves" in str(ei.value)

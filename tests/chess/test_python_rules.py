@@ -233,3 +233,14 @@ def test_a_mover_of_its_own_is_gated_by_its_die_in_dice_chess():
     assert "e4d4" in dice.legal_uci_moves(d + " P", ruleset=rs)
     assert "e4d4" not in dice.legal_uci_moves(d + " K", ruleset=rs)
     assert "no pawn die" in dice.explain_move(d + " K", "e4d4", ruleset=rs).text
+
+
+def test_a_helper_given_the_request_instead_of_the_piece_is_refused_by_add():
+    rs = fide_rules()
+    before = dict(rs.productions)
+    bad = (Rule("custom.bad", stage="generate")
+           .when(P("movegen", color=V.c).as_("m"), P("piece", type="rook", color=V.c).as_("p"))
+           .then(Call("gen-leap", V.m, "N")))
+    with pytest.raises(RuleSetError, match=r"\?m is a movegen fact"):
+        rs.add(bad)
+    assert rs.productions == before

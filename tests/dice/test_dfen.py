@@ -63,6 +63,12 @@ def test_both_colours_targets_at_once():
     ("8/8/8/2k5/8/1N6/2P5/K7 w - - 0 1 NX", "dice", "'X'"),
     ("8/8/8/2k5/8/1N6/2P5/K7 w - - 0 1 NNNN", "dice", "4 dice"),
     ("8/8/8/2k5/8/1N6/2P5/K7 w - - 0 1 7", "dice", "'7'"),
+    # an ep-pawn: token cannot move a target off its rank, or give it another pawn
+    ("4k3/8/8/3p4/8/2P5/8/4K3 w - d4 0 1 PPP ep-pawn:d4=d5", "en_passant", "rank 3 or 6"),
+    ("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1 P ep-pawn:d6=e5", "extended", "the pawn that made it, on d5"),
+    # a winner: token that the board contradicts
+    ("8/8/8/8/8/8/8/4K3 w - - 0 1 - winner:black", "extended", "the board shows white won"),
+    ("4k3/8/8/8/8/8/8/4K3 w - - 0 1 PPP winner:black", "extended", "white's king stands on e1"),
 ])
 def test_typed_errors_name_the_field(text, field, words):
     with pytest.raises(DfenError) as e:
@@ -88,3 +94,14 @@ def test_with_dice():
         with_dice(start, [0])
     with pytest.raises(DfenError):
         with_dice(start, [1, 1, 1, 1])
+
+
+def test_tokens_the_board_agrees_with_are_read():
+    assert parse_dfen("8/8/8/8/8/8/8/4K3 w - - 0 1 - winner:white").tokens == {"winner": "white"}
+    assert parse_dfen("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1 P ep-pawn:d6=d5").ep_pawns == {43: 35}
+
+
+@pytest.mark.parametrize("faces", [None, ["PP"], [""], ["-"], 3])
+def test_with_dice_refuses_what_is_not_dice(faces):
+    with pytest.raises(DfenError):
+        with_dice("4k3/8/8/8/8/8/8/4K3 w - - 0 1 -", faces)

@@ -345,3 +345,25 @@ def test_baseline_agrees_on_en_passant_inside_a_turn():
     tree = legal_turn_tree(d)
     assert tree["c4d3"]["f4e3"]
     assert baseline_tree(d) == tree
+
+
+@pytest.mark.parametrize("call", [
+    lambda: dice.end_turn(None),
+    lambda: dice.roll(None, 1),
+    lambda: dice.apply_move(None, "e2e4"),
+    lambda: dice.explain_move(None, "e2e4"),
+])
+def test_no_position_is_a_dfen_error_not_the_start(call):
+    with pytest.raises(dice.DfenError):
+        call()
+
+
+def test_api_arguments_of_the_wrong_kind_are_typed_errors():
+    from chess_rules.errors import MoveParseError
+    d = "4k3/8/8/8/8/8/8/4K3 w - - 0 1 K"
+    with pytest.raises(dice.RollError, match="random source"):
+        dice.roll("4k3/8/8/8/8/8/8/4K3 w - - 0 1 -", "x")
+    for played in (None, [3], 7):
+        with pytest.raises(MoveParseError):
+            dice.playable_dice(d, played)
+    assert dice.playable_dice(d, "e1e2") == dice.playable_dice(d, ["e1e2"]) == []

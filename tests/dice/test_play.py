@@ -119,3 +119,16 @@ def test_human_commands_help_explain_and_undo_within_the_turn():
     assert after[1] == "playable dice: ⚀ pawn  ⚁ knight  ⚄ queen"
     assert after[-1].startswith("micro-moves: b1a3 b1c3 g1e2")    # e2e4, d1h5: knight left
     assert rec.turns == []                     # quit before the turn was complete
+
+
+def test_console_explains_within_the_turn_and_survives_bad_text():
+    # the spec's example: after c2c4 only b3c5 (taking the king) continues the
+    # turn, though b3a5 is legal afresh from the position after c2c4
+    answers = iter(["explain zz", "c2c4", "explain b3a5", "b3a5", "quit"])
+    console = Console(record=True, width=200)
+    play_game(seed=1, human="white", console=console, start="8/8/8/2k5/8/1N6/2P5/K7 w - - 0 1 NPP",
+              inputs=lambda prompt: next(answers))
+    text = console.export_text()
+    assert "zz: illegal - not a UCI move" in text
+    assert text.count("b3a5: not a continuation of this turn - after c2c4") == 2
+    assert "continuations: b3c5" in text

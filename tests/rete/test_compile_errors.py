@@ -66,3 +66,15 @@ def test_callables_three_argument_tests_and_several_join_tests():
                       for b, hi in [(1, 0), (3, 5), (5, 9), (4, 0)]
                       if lo < b < hi and a != b and a % 2 == b % 2)
     assert sorted(fired) == expected and expected
+
+
+def test_a_builtin_of_values_is_no_action_but_the_same_name_registered_for_actions_is():
+    s = session()
+    with pytest.raises(CompileError, match="'add' is a function of values"):
+        s.add(Rule("calls-add").when(P("n", x=V.x)).then(Call("add", V.x, 1)))
+    seen = []
+    s.register_function("add", lambda ctx, x, y: seen.append(x + y))
+    s.add(Rule("calls-own-add").when(P("n", x=V.x)).then(Call("add", V.x, 1)))
+    s.assert_fact("n", x=1, y=0)
+    s.run()
+    assert seen == [2]

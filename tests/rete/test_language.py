@@ -664,3 +664,14 @@ def test_counter_modify_expr_halt_and_slot_preds():
     s.assert_fact("stop")
     s.modify(s.facts_of("counter")[0], limit=10)
     assert s.run() == 1 and not s.facts_of("stop")
+
+
+def test_an_action_that_calls_a_function_of_values_is_refused_at_the_call():
+    from rete.errors import ActionFunctionError
+    s = session()
+    e = load_error(s, "rule r\nwhen\n  person(age: ?a & > 17)\nthen\n  call add(?a, 1)\nend",
+                   ActionFunctionError)
+    assert e.function == "add" and (e.line, e.column) == (5, 8)
+    assert "'add' is a function of values" in str(e)
+    assert "r" not in s.productions
+    load_rules(s, 'rule r when person(name: ?n) then call print(?n) end')   # print acts
