@@ -108,6 +108,7 @@ def test_match_error_undoes_the_change(s):
     s.add(Rule("bad-test").when(P("a", x=V.v), Test("boom_at5", V.v)))
     e = refused(s, E.MatchError, s.assert_fact, "a", x=5)
     assert isinstance(e.cause, ZeroDivisionError)
+    assert str(e).startswith("a test of rule 'bad-test' raised while matching the change")
     (a,) = s.facts_of("a")
     refused(s, E.MatchError, s.modify, a, x=6)
 
@@ -207,3 +208,17 @@ def test_nested_rollbacks_give_back_a_fired_activation_made_again_by_the_inner_o
     assert s.activations() == []          # fired at mark 1
     s.rollback(m0)
     assert [a.production.name for a in s.activations()] == ["r0"]
+
+
+def test_match_error_names_the_rules_of_a_raising_alpha_test():
+    from rete import Session
+    from rete.model import Pattern
+    s = Session()
+    s.deftemplate("n", "x")
+    s.register_function("boom", lambda v: 1 / 0)
+    s.add(Rule("one").when(Pattern("n").where("x", "boom")))
+    s.add(Rule("plain").when(P("n")))
+    with pytest.raises(E.MatchError) as ei:
+        s.assert_fact("n", x=1)
+    assert str(ei.value).startswith("a test of rule 'one' raised")
+    assert not s.facts
