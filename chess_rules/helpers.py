@@ -170,9 +170,11 @@ def helper_call_problem(call: Call, functions, conditions=()) -> str | None:
         return f"{call.fn} takes 2 arguments (a piece and its {what}), {len(call.args)} given"
     first = call.args[0]
     if isinstance(first, Var):
-        bound = next((c.template for c in conditions
-                      if isinstance(c, Pattern) and c.bind == first.name), "piece")
-        if bound != "piece":
+        pats = [c for c in conditions if isinstance(c, Pattern)]
+        bound = next((c.template for c in pats if c.bind == first.name), None)
+        if bound is None and any(v == first for c in pats for _, v in c.slots):
+            bound = "slot value, not a"
+        if bound not in (None, "piece"):
             return (f"{call.fn}: its first argument ?{first.name} is a {bound} fact; "
                     f"it takes the piece that moves (?p <- piece(...))")
     if isinstance(call.args[1], str):

@@ -244,3 +244,13 @@ def test_a_helper_given_the_request_instead_of_the_piece_is_refused_by_add():
     with pytest.raises(RuleSetError, match=r"\?m is a movegen fact"):
         rs.add(bad)
     assert rs.productions == before
+
+
+def test_a_helper_given_a_slot_value_instead_of_the_piece_is_refused_by_add():
+    rs = fide_rules()
+    bad = (Rule("custom.bad", stage="generate")
+           .when(P("movegen", color=V.c), P("piece", type="rook", color=V.c, square=V.s))
+           .then(Call("gen-leap", V.s, "N")))
+    with pytest.raises(RuleSetError, match=r"\?s is a slot value, not a fact"):
+        rs.add(bad)
+    assert "custom.bad" not in rs.productions
