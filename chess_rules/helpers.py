@@ -172,10 +172,14 @@ def helper_call_problem(call: Call, functions, conditions=()) -> str | None:
     if isinstance(first, Var):
         pats = [c for c in conditions if isinstance(c, Pattern)]
         bound = next((c.template for c in pats if c.bind == first.name), None)
-        if bound is None and any(v == first for c in pats for _, v in c.slots):
-            bound = "slot value, not a"
-        if bound not in (None, "piece"):
-            return (f"{call.fn}: its first argument ?{first.name} is a {bound} fact; "
+        if bound is not None and bound != "piece":
+            what = f"a {bound} fact"
+        elif bound is None and any(v == first for c in pats for _, v in c.slots):
+            what = "a slot value, not a fact"
+        else:
+            what = None
+        if what is not None:
+            return (f"{call.fn}: its first argument ?{first.name} is {what}; "
                     f"it takes the piece that moves (?p <- piece(...))")
     if isinstance(call.args[1], str):
         try:

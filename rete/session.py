@@ -637,8 +637,8 @@ def _rules_testing(exc: BaseException) -> str:
     while tb is not None:
         loc = tb.tb_frame.f_locals
         for cand in (loc.get("m"), loc.get("self")):
-            if isinstance(cand, AlphaMemory) or hasattr(cand, "children") and \
-                    isinstance(getattr(cand, "children", None), list):
+            # an alpha memory, or a beta node (nodes keep their children in a list)
+            if isinstance(cand, AlphaMemory) or isinstance(getattr(cand, "children", None), list):
                 node = cand
         tb = tb.tb_next
     if node is None:
