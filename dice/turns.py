@@ -459,7 +459,8 @@ def with_dice(dfen: str, faces, ruleset=None) -> str:
 def playable_dice(dfen_at_roll: str, played=(), ruleset=None) -> list[int] | None:
     """The die faces (ascending) a legal turn beginning with ``played`` still
     spends after it, each as often as the most one such turn spends; ``[]`` after a
-    complete turn; None when no legal turn begins with ``played``."""
+    complete turn; None when no legal turn begins with ``played`` (UCI micro-moves:
+    a list, or one string of them separated by spaces)."""
     return turn_tree(dfen_at_roll, ruleset).playable(_played(played))
 
 
