@@ -95,11 +95,12 @@ def read_extended(pos, tokens, ruleset) -> None:
                                                "of the position")
                 if pos.placement.get(sq, (None,))[0] != "pawn":
                     raise FenError("extended", f"ep-pawn:{item}: there is no pawn on {v}")
-                if fide_targets and sq != ep_pawn_default(ruleset, None, t):
+                beyond = ep_pawn_default(ruleset, None, t) if fide_targets else sq
+                if sq != beyond:
                     # one move per turn: the pawn a target captures is the one that made it
                     raise FenError("extended", f"ep-pawn:{item}: under this rule set the target "
                                                f"{name} captures the pawn beyond it, on "
-                                               f"{SQUARE_NAMES[ep_pawn_default(ruleset, None, t)]}")
+                                               f"{SQUARE_NAMES[beyond]}")
                 pos.ep_pawns[t] = sq
         elif key == "half":
             if "turn-structure" not in ruleset.config:

@@ -158,12 +158,13 @@ def _check_winner(winner: str, placement: dict, ruleset, fide: bool, text: str) 
     def royals(color):
         return [sq for sq, (t, c) in placement.items() if c == color and t in royal.get(color, ())]
 
-    if royal.get(winner) and not royals(winner) and royals(loser):
+    standing = royals(loser)
+    if royal.get(winner) and not royals(winner) and standing:
         raise DfenError("extended", f"winner:{winner}, but {winner} has no royal piece left "
                                     f"and {loser} has: the board shows {loser} won", text)
-    if fide and royals(loser):
+    if fide and standing:
         raise DfenError("extended", f"winner:{winner}, but {loser}'s king stands on "
-                                    f"{SQUARE_NAMES[royals(loser)[0]]}: a king taken leaves the board",
+                                    f"{SQUARE_NAMES[standing[0]]}: a king taken leaves the board",
                         text)
 
 
