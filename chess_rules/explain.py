@@ -149,10 +149,9 @@ def _reads(prod, template: str) -> bool:
 
 
 def _moves_type(prod, ptype) -> bool:
-    from rete.model import Pattern
-    for c in prod.conditions:
-        if isinstance(c, Pattern) and c.template == "piece":
-            return dict(c.slots).get("type") == ptype
+    from .helpers import piece_patterns
+    for c in piece_patterns(prod.conditions):
+        return dict(c.slots).get("type") == ptype
     return False
 
 

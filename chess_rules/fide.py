@@ -28,10 +28,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from rete import Assert, Call, Exists, ModifyFact, Not, P, RetractFact, Rule, Test, V
-from rete.model import AssertLogical, Expr, Pattern
+from rete import Assert, Call, Collect, Exists, ModifyFact, Not, P, RetractFact, Rule, Test, V
+from rete.model import AssertLogical, Expr
 
 from . import geometry as geo
+from .helpers import piece_patterns
 from .moves import Move
 from .ruleset import RuleSet
 from .squares import SQUARE_NAMES, opposite
@@ -46,45 +47,51 @@ PAWN_RULE_NAMES = ("fide.pawn-single-push", "fide.pawn-double-push", "fide.pawn-
 # ---------------------------------------------------------------- generators
 
 
+# Each generator takes the pieces a mover collects (``Collect(P("piece", ...))``):
+# one firing per movegen request moves them all, rather than one firing each.
+
+
 def make_leaper_gen(piece_type: str, topo, offsets):
     table = topo.leap_table(offsets)
 
-    def gen(ctx, p):
+    def gen(ctx, pieces):
         st = ctx.session.chess
         colors = st.colors
-        v = p.values
-        sq = v["square"]
-        c = v["color"]
         rule = ctx.pnode.production.name
         add = st.add
-        for to in table[sq]:
-            oc = colors[to]
-            if oc is None:
-                add(Move(sq, to, None, piece_type, "normal", None, rule))
-            elif oc != c:
-                add(Move(sq, to, None, piece_type, "normal", to, rule))
+        for p in pieces:
+            v = p.values
+            sq = v["square"]
+            c = v["color"]
+            for to in table[sq]:
+                oc = colors[to]
+                if oc is None:
+                    add(Move(sq, to, None, piece_type, "normal", None, rule))
+                elif oc != c:
+                    add(Move(sq, to, None, piece_type, "normal", to, rule))
     return gen
 
 
 def make_slider_gen(piece_type: str, topo, directions, can_capture=None):
     """A slider's generator; ``can_capture(types, sq)`` may veto a capture."""
 
-    def gen(ctx, p):
+    def gen(ctx, pieces):
         st = ctx.session.chess
         colors = st.colors
-        v = p.values
-        sq = v["square"]
-        c = v["color"]
         rule = ctx.pnode.production.name
         add = st.add
-        for to in geo.slide_targets(colors, topo, sq, c, directions):
-            if colors[to] is None:
-                add(Move(sq, to, None, piece_type, "normal", None, rule))
-            elif can_capture is None or can_capture(st, to):
-                add(Move(sq, to, None, piece_type, "normal", to, rule))
-            else:
-                st.refuse(SQUARE_NAMES[sq] + SQUARE_NAMES[to], rule,
-                          f"a {piece_type} may not capture {st.describe(to)}")
+        for p in pieces:
+            v = p.values
+            sq = v["square"]
+            c = v["color"]
+            for to in geo.slide_targets(colors, topo, sq, c, directions):
+                if colors[to] is None:
+                    add(Move(sq, to, None, piece_type, "normal", None, rule))
+                elif can_capture is None or can_capture(st, to):
+                    add(Move(sq, to, None, piece_type, "normal", to, rule))
+                else:
+                    st.refuse(SQUARE_NAMES[sq] + SQUARE_NAMES[to], rule,
+                              f"a {piece_type} may not capture {st.describe(to)}")
     return gen
 
 
@@ -98,58 +105,65 @@ def add_pawn_move(st, frm, to, color, kind, victim, rule, ep_square=None):
 
 
 def make_pawn_single_gen(topo):
-    def gen(ctx, p):
+    def gen(ctx, pieces):
         st = ctx.session.chess
-        v = p.values
-        sq, c = v["square"], v["color"]
-        to = geo.pawn_push_square(topo, sq, c)
-        if to is not None:
-            if st.colors[to] is None:
-                add_pawn_move(st, sq, to, c, "normal", None, ctx.pnode.production.name)
+        colors = st.colors
+        rule = ctx.pnode.production.name
+        for p in pieces:
+            v = p.values
+            sq, c = v["square"], v["color"]
+            to = geo.pawn_push_square(topo, sq, c)
+            if to is None:
+                continue
+            if colors[to] is None:
+                add_pawn_move(st, sq, to, c, "normal", None, rule)
             elif st.refusals is not None:       # the reason is wanted only while explaining
-                st.refuse(SQUARE_NAMES[sq] + SQUARE_NAMES[to], ctx.pnode.production.name,
+                st.refuse(SQUARE_NAMES[sq] + SQUARE_NAMES[to], rule,
                           f"{SQUARE_NAMES[to]} is occupied (pawns push only to empty squares)")
     return gen
 
 
 def make_pawn_double_gen(topo, any_rank: bool = False):
-    def gen(ctx, p):
+    def gen(ctx, pieces):
         st = ctx.session.chess
-        v = p.values
-        sq, c = v["square"], v["color"]
-        rule = ctx.pnode.production.name
-        if not any_rank and (v["moved"] or not geo.is_pawn_home_square(sq, c)):
-            return
-        mid = geo.pawn_push_square(topo, sq, c)
-        if mid is None:
-            return
-        to = geo.pawn_push_square(topo, mid, c)
-        if to is None:
-            return
         colors = st.colors
-        if colors[mid] is None and colors[to] is None:
-            add_pawn_move(st, sq, to, c, "double-push", None, rule, ep_square=mid)
-        elif st.refusals is not None:
-            blocked = mid if colors[mid] is not None else to
-            st.refuse(SQUARE_NAMES[sq] + SQUARE_NAMES[to], rule,
-                      f"{SQUARE_NAMES[blocked]} is occupied")
+        rule = ctx.pnode.production.name
+        for p in pieces:
+            v = p.values
+            sq, c = v["square"], v["color"]
+            if not any_rank and (v["moved"] or not geo.is_pawn_home_square(sq, c)):
+                continue
+            mid = geo.pawn_push_square(topo, sq, c)
+            if mid is None:
+                continue
+            to = geo.pawn_push_square(topo, mid, c)
+            if to is None:
+                continue
+            if colors[mid] is None and colors[to] is None:
+                add_pawn_move(st, sq, to, c, "double-push", None, rule, ep_square=mid)
+            elif st.refusals is not None:
+                blocked = mid if colors[mid] is not None else to
+                st.refuse(SQUARE_NAMES[sq] + SQUARE_NAMES[to], rule,
+                          f"{SQUARE_NAMES[blocked]} is occupied")
     return gen
 
 
 def make_pawn_capture_gen(topo):
-    def gen(ctx, p):
+    def gen(ctx, pieces):
         st = ctx.session.chess
         colors = st.colors
-        v = p.values
-        sq, c = v["square"], v["color"]
         rule = ctx.pnode.production.name
-        for to in geo.pawn_capture_squares(topo, sq, c):
-            oc = colors[to]
-            if oc is not None and oc != c:
-                add_pawn_move(st, sq, to, c, "normal", to, rule)
-            elif oc is None and st.refusals is not None:
-                st.refuse(SQUARE_NAMES[sq] + SQUARE_NAMES[to], rule,
-                          f"a pawn moves diagonally only to capture, and {SQUARE_NAMES[to]} is empty")
+        for p in pieces:
+            v = p.values
+            sq, c = v["square"], v["color"]
+            for to in geo.pawn_capture_squares(topo, sq, c):
+                oc = colors[to]
+                if oc is not None and oc != c:
+                    add_pawn_move(st, sq, to, c, "normal", to, rule)
+                elif oc is None and st.refusals is not None:
+                    st.refuse(SQUARE_NAMES[sq] + SQUARE_NAMES[to], rule,
+                              f"a pawn moves diagonally only to capture, and "
+                              f"{SQUARE_NAMES[to]} is empty")
     return gen
 
 
@@ -414,9 +428,7 @@ def fide_minor_types(ruleset) -> set[str]:
     for name, prod in ruleset.productions.items():
         if prod.stage != "generate":
             continue
-        for c in prod.conditions:
-            if not isinstance(c, Pattern) or c.template != "piece":
-                continue
+        for c in piece_patterns(prod.conditions):
             t = dict(c.slots).get("type")
             if not isinstance(t, str):
                 return set()            # a production over pieces of any type
@@ -436,10 +448,13 @@ def threefold(ctx, status):
 
 
 def mover(name, piece_type, gen, attacks, doc, group="fide"):
-    """A generate-stage production moving every ``piece_type`` of the side to move."""
+    """A generate-stage production moving every ``piece_type`` of the side to move.
+
+    It collects them (one firing per movegen request, ``gen(ctx, pieces)``), so
+    a request costs one partial match per mover, not one per piece."""
     return Rule(name, stage="generate", doc=doc, attacks=attacks, **{"attack-group": group}) \
-        .when(P("movegen", color=V.c), P("piece", type=piece_type, color=V.c).as_("p")) \
-        .then(Call(gen, V.p))
+        .when(P("movegen", color=V.c), Collect(P("piece", type=piece_type, color=V.c)).as_("ps")) \
+        .then(Call(gen, V.ps))
 
 
 def movement_rules(topo, group="fide"):

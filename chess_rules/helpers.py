@@ -10,6 +10,10 @@ Every :class:`~chess_rules.ruleset.RuleSet` has them registered:
     the same, to empty squares only (it never captures, so it never attacks);
 ``gen-slide(?p, "NE SW")`` / ``gen-slide-quiet(?p, ...)``
     slides along compass directions over the board's topology;
+The first argument of the movers may also be the pieces a ``collect``
+binds (``?ps <- collect piece(type: knight, color: ?c)``): one firing moves
+them all, as FIDE's own movers do.
+
 ``drop-promotions(?c, queen, "reason")``
     (a ``filter``-stage helper) refuses every candidate of colour ``?c``
     promoting to that piece type.
@@ -27,13 +31,43 @@ from __future__ import annotations
 
 import dataclasses
 
-from rete.model import Call, Pattern, Var
+from rete.model import Call, Collect, Fact, Pattern, Var
 
 from . import geometry as geo
 from .moves import Move
 from .squares import SQUARE_NAMES
 
-__all__ = ["MOVE_HELPERS", "helper_call_problem", "implied_attacks", "with_implied_attacks"]
+__all__ = ["MOVE_HELPERS", "as_pieces", "for_each_piece", "helper_call_problem",
+           "implied_attacks", "piece_patterns", "with_implied_attacks"]
+
+
+def as_pieces(arg) -> tuple:
+    """The pieces a generator was given: one piece fact (``?p <- piece(...)``) or
+    the tuple a ``Collect`` binds."""
+    return (arg,) if isinstance(arg, Fact) else arg
+
+
+def for_each_piece(gen):
+    """A generator over collected pieces made from one over a single piece."""
+    def over(ctx, pieces, *args):
+        for p in as_pieces(pieces):
+            gen(ctx, p, *args)
+    over.__name__ = getattr(gen, "__name__", "gen")
+    return over
+
+
+def piece_patterns(conditions) -> list[Pattern]:
+    """The ``piece`` patterns a production's matches range over: its own, and
+    those it collects (``Collect(P("piece", ...))``, as FIDE's movers do), not
+    those under ``not`` or ``exists``."""
+    out = []
+    for c in conditions:
+        if isinstance(c, Collect):
+            c = c.pattern
+        if isinstance(c, Pattern) and c.template == "piece":
+            out.append(c)
+    return out
+
 
 _COMPASS = {"N": (0, 1), "NE": (1, 1), "E": (1, 0), "SE": (1, -1),
             "S": (0, -1), "SW": (-1, -1), "W": (-1, 0), "NW": (-1, 1)}
@@ -87,19 +121,21 @@ def _leap_fn(capture: bool):
         if table is None:
             table = tables[key] = st.topology.leap_table(_offsets(spec))
         rule = ctx.pnode.production.name
-        for to in table[p.values["square"]]:
-            _emit(st, p, to, capture, rule)
+        for piece in as_pieces(p):
+            for to in table[piece.values["square"]]:
+                _emit(st, piece, to, capture, rule)
     return gen
 
 
 def _slide_fn(capture: bool):
     def gen(ctx, p, spec):
         st = ctx.session.chess
-        v = p.values
         rule = ctx.pnode.production.name
-        for to in geo.slide_targets(st.colors, st.topology, v["square"], v["color"],
-                                    _directions(spec)):
-            _emit(st, p, to, capture, rule)
+        dirs = _directions(spec)
+        for piece in as_pieces(p):
+            v = piece.values
+            for to in geo.slide_targets(st.colors, st.topology, v["square"], v["color"], dirs):
+                _emit(st, piece, to, capture, rule)
     return gen
 
 
@@ -122,8 +158,7 @@ def implied_attacks(prod, topo, functions=None):
     """The attack function a custom generate rule implies, or None. With
     ``functions`` (the rule set's), a helper's name bound to another function
     implies nothing."""
-    piece_types = [dict(c.slots).get("type") for c in prod.conditions
-                   if isinstance(c, Pattern) and c.template == "piece"]
+    piece_types = [dict(c.slots).get("type") for c in piece_patterns(prod.conditions)]
     fns = []
     for a in prod.actions:
         if not isinstance(a, Call) or a.fn not in ("gen-leap", "gen-slide") or len(a.args) < 2:
@@ -172,15 +207,20 @@ def helper_call_problem(call: Call, functions, conditions=()) -> str | None:
     if isinstance(first, Var):
         pats = [c for c in conditions if isinstance(c, Pattern)]
         bound = next((c.template for c in pats if c.bind == first.name), None)
+        collected = next((c.pattern.template for c in conditions
+                          if isinstance(c, Collect) and c.bind == first.name), None)
         if bound is not None and bound != "piece":
             what = f"a {bound} fact"
+        elif collected is not None and collected != "piece":
+            what = f"the {collected} facts a collect binds"
         elif bound is None and any(v == first for c in pats for _, v in c.slots):
             what = "a slot value, not a fact"
         else:
             what = None
         if what is not None:
             return (f"{call.fn}: its first argument ?{first.name} is {what}; "
-                    f"it takes the piece that moves (?p <- piece(...))")
+                    f"it takes the piece that moves (?p <- piece(...)) or the pieces "
+                    f"(?ps <- collect piece(...))")
     if isinstance(call.args[1], str):
         try:
             parse(call.args[1])

@@ -41,6 +41,7 @@ from rete import Assert, Call, Not, P, RetractFact, Rule, Template, Test, V
 
 from chess_rules.errors import ChessError, FenError
 from chess_rules.fide import fide_rules
+from chess_rules.helpers import piece_patterns
 from chess_rules.ruleset import RuleSet
 from chess_rules.squares import SQUARE_NAMES, opposite
 
@@ -276,13 +277,12 @@ def _gate_movers(rs: RuleSet) -> None:
     pieces at all. This is an optimisation; ``dice.die-filter`` is what makes it a
     rule (promoted pieces, productions moving several types), and
     :meth:`dice.engine.DiceGame.explain` names the missing die."""
-    from rete.model import Exists, Pattern, as_production
+    from rete.model import Exists, as_production
     for name, prod in list(rs.productions.items()):
         prod = as_production(prod)
         if prod.stage != "generate":
             continue
-        types = [dict(c.slots).get("type") for c in prod.conditions
-                 if isinstance(c, Pattern) and c.template == "piece"]
+        types = [dict(c.slots).get("type") for c in piece_patterns(prod.conditions)]
         if len(types) == 1 and isinstance(types[0], str):
             need = (types[0],)
         elif not types and name in NAMED_MOVERS:

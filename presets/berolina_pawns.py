@@ -50,10 +50,11 @@ only where it is ambiguous, the ``ep-pawn`` token.
 """
 from __future__ import annotations
 
-from rete import Call, P, Rule, Test, V
+from rete import Call, Collect, P, Rule, Test, V
 
 from chess_rules.errors import FenError
 from chess_rules.fide import add_pawn_move
+from chess_rules.helpers import for_each_piece
 from chess_rules.moves import Move
 from chess_rules.squares import SQUARE_NAMES
 
@@ -103,7 +104,7 @@ def install_berolina(rules, config, sideways: bool, tag: str) -> None:
         v = p.values
         c = v["color"]
         if c not in scope:
-            return old_single(ctx, p)
+            return old_single(ctx, (p,))
         st = ctx.session.chess
         sq = v["square"]
         rule = ctx.pnode.production.name
@@ -122,7 +123,7 @@ def install_berolina(rules, config, sideways: bool, tag: str) -> None:
         v = p.values
         c = v["color"]
         if c not in scope:
-            return old_double(ctx, p)
+            return old_double(ctx, (p,))
         sq = v["square"]
         if v["moved"] or sq >> 3 != HOME_RANK[c]:
             return
@@ -145,7 +146,7 @@ def install_berolina(rules, config, sideways: bool, tag: str) -> None:
         v = p.values
         c = v["color"]
         if c not in scope:
-            return old_capture(ctx, p)
+            return old_capture(ctx, (p,))
         st = ctx.session.chess
         colors = st.colors
         sq = v["square"]
@@ -208,21 +209,23 @@ def install_berolina(rules, config, sideways: bool, tag: str) -> None:
                                      f"ep-pawn:{name}=SQ")
 
     names = {}
-    for key, fn in (("single", gen_single), ("double", gen_double), ("capture", gen_capture),
-                    ("ep", gen_ep)):
+    for key, fn in (("single", for_each_piece(gen_single)), ("double", for_each_piece(gen_double)),
+                    ("capture", for_each_piece(gen_capture)), ("ep", gen_ep)):
         names[key] = f"gen.{tag}.{key}"
         rules.function(names[key], fn)
     scope_doc = "" if scope == {"white", "black"} else f" ({'/'.join(sorted(scope))} only)"
     rules.replace(Rule("fide.pawn-single-push", stage="generate",
                        doc=f"{tag}: a pawn steps one square diagonally forward to an empty "
                            f"square{scope_doc}.")
-                  .when(P("movegen", color=V.c), P("piece", type="pawn", color=V.c).as_("p"))
-                  .then(Call(names["single"], V.p)))
+                  .when(P("movegen", color=V.c),
+                        Collect(P("piece", type="pawn", color=V.c)).as_("ps"))
+                  .then(Call(names["single"], V.ps)))
     rules.replace(Rule("fide.pawn-double-push", stage="generate",
                        doc=f"{tag}: an unmoved pawn on its home rank steps two squares "
                            f"diagonally forward through an empty one{scope_doc}.")
-                  .when(P("movegen", color=V.c), P("piece", type="pawn", color=V.c).as_("p"))
-                  .then(Call(names["double"], V.p)))
+                  .when(P("movegen", color=V.c),
+                        Collect(P("piece", type="pawn", color=V.c)).as_("ps"))
+                  .then(Call(names["double"], V.ps)))
     old = rules.get("fide.pawn-capture")
     meta = dict(old.meta)
     meta["attacks"] = attacks

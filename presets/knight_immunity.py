@@ -31,6 +31,7 @@ Fairy-Stockfish: not compared (no capture restriction by victim type).
 """
 from chess_rules import geometry as geo
 from chess_rules.fide import make_slider_gen, mover
+from chess_rules.helpers import as_pieces
 from chess_rules.squares import DIAGONAL
 
 from .base import PresetMeta
@@ -82,15 +83,14 @@ def apply(rules, config) -> None:
     call = old.actions[0]
     inner = call.fn if callable(call.fn) else rules.functions[call.fn]
 
-    def pawn_capture(ctx, p):
-        inner(ctx, p)
+    def pawn_capture(ctx, pieces):
+        inner(ctx, pieces)
         st = ctx.session.chess
-        v = p.values
-        sq, c = v["square"], v["color"]
+        color_on = {p.values["square"]: p.values["color"] for p in as_pieces(pieces)}
         rule = ctx.pnode.production.name
         for u, m in list(st.candidates.items()):
-            if (m.frm == sq and m.promo == "bishop" and m.victim is not None
-                    and st.types[m.victim] == "knight" and st.colors[m.victim] != c):
+            if (m.frm in color_on and m.promo == "bishop" and m.victim is not None
+                    and st.types[m.victim] == "knight" and st.colors[m.victim] != color_on[m.frm]):
                 st.drop(u, rule, knight_veto(st, "bishop", m.victim))
 
     rules.function("gen.pawn-capture.knight-immunity", pawn_capture)

@@ -62,14 +62,14 @@ Observability
 """
 from .errors import *  # noqa: F401,F403
 from .errors import ReteError
-from .model import (Assert, AssertFact, AssertLogical, Call, Exists, Expr, Fact, Halt, Modify,
+from .model import (Assert, AssertFact, AssertLogical, Call, Collect, Exists, Expr, Fact, Halt, Modify,
                     ModifyFact, Not, P, Pattern, Production, Retract, RetractFact, Rule,
                     SlotPred, Template, Test, V, Var)
 from .declare import template
 from .session import Context, Firing, Session
 
 __all__ = [
-    "Assert", "AssertFact", "AssertLogical", "Call", "Context", "Exists", "Expr", "Fact",
+    "Assert", "AssertFact", "AssertLogical", "Call", "Collect", "Context", "Exists", "Expr", "Fact",
     "Firing", "Halt", "Modify", "ModifyFact", "Not", "P", "Pattern", "Production", "Retract",
     "RetractFact", "ReteError", "Rule", "Session", "SlotPred", "Template", "Test", "V", "Var",
     "template",

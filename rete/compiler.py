@@ -15,12 +15,13 @@ from typing import Any
 
 from .errors import (ActionFunctionError, CompileError, UnboundVariableError, UnknownFunctionError,
                      UnknownSlotError, UnknownTemplateError)
-from .model import (AssertFact, Call, Exists, Expr, Halt, Modify, Not, Pattern, Production,
-                    Retract, Test, Var)
+from .model import (AssertFact, Call, Collect, Exists, Expr, Halt, Modify, Not, Pattern,
+                    Production, Retract, Test, Var)
 from .functions import BUILTINS, VALUE_FUNCTIONS
 from .joinorder import Moved, control_last, written_index
 from .alpha import AlphaMemory, AlphaNode
 from .negation import NCCNode, NCCPartner, NegativeNode
+from .tokens import _bucket
 from .network import BetaMemory, JoinNode, JoinSpec, ProductionNode, Store, TestNode
 
 
@@ -129,6 +130,8 @@ class Compiler:
             if loc is None:
                 raise UnboundVariableError(f"variable ?{val.name} is not bound", rule)
             pos, slot = loc
+            if type(slot) is Collected:
+                raise slot.misread(val.name, rule)
             if pos == depth:
                 if slot is None:
                     return lambda facts, f: f
@@ -241,6 +244,8 @@ class Compiler:
         eq = []
         for slot, val in slots:
             if isinstance(val, Var) and val.name in bindings and val.name not in local:
+                if type(bindings[val.name][1]) is Collected:
+                    raise Collected.misread(val.name, rule)
                 eq.append((slot, ("var",) + tuple(bindings[val.name]),
                            self.left_getter(val, bindings, rule)))
         extra_tests = []
@@ -336,6 +341,14 @@ class Compiler:
                     local = self._pattern_locals(pat, first, bindings, depth, rule)
                     spec = self.join_spec(slots, exprs, amem, bindings, depth, [], rule, local)
                     attach = self._negative_under(store, amem, spec, exists)
+                    if isinstance(c, Collect) and pat.bind:
+                        raise CompileError(f"bind the collect, not the pattern it collects "
+                                           f"(?{pat.bind})", rule)
+                    if isinstance(c, Collect) and c.bind:
+                        if c.bind in bindings:
+                            raise CompileError(f"variable ?{c.bind} is bound twice", rule)
+                        bindings = {**bindings,
+                                    c.bind: (depth, Collected(attach.spec, attach.amem))}
                 else:
                     attach = self._ncc_under(store, inner, depth, bindings, exists, rule)
                 if origin is not None:
@@ -469,6 +482,8 @@ class Compiler:
             if loc is None:
                 raise UnboundVariableError(f"variable ?{v.name} is not bound", rule)
             pos, slot = loc
+            if type(slot) is Collected:
+                return slot.query
             if slot is None:
                 return lambda facts: facts[pos]
             return lambda facts: facts[pos].values[slot]
@@ -485,9 +500,52 @@ class Compiler:
         loc = bindings.get(name)
         if loc is None:
             raise UnboundVariableError(f"fact variable ?{name} is not bound", rule)
+        if type(loc[1]) is Collected:
+            raise CompileError(f"?{name} holds collected facts, not one fact", rule)
         if loc[1] is not None:
             raise CompileError(f"?{name} holds a slot value, not a fact", rule)
         return loc[0]
+
+
+class Collected:
+    """Where a :class:`~rete.model.Collect` variable is bound: in place of a
+    slot name, the query that reads its facts from a token's facts (the same
+    join spec its ``exists`` node matches with, run over the alpha memory)."""
+
+    __slots__ = ("spec", "query")
+
+    def __init__(self, spec: JoinSpec, amem: AlphaMemory):
+        self.spec = spec
+        test = spec.test
+        lk = spec.left_key
+        if lk is None:
+            items = amem.items
+
+            def query(facts):
+                if test is None:
+                    return tuple(items.values())
+                return tuple([f for f in items.values() if test(facts, f)])
+        else:
+            index = spec.amem_index
+
+            def query(facts):
+                b = _bucket(index, lk(facts))
+                if not b:
+                    return ()
+                if test is None:
+                    return tuple(b.values())
+                return tuple([f for f in b.values() if test(facts, f)])
+        self.query = query
+
+    @staticmethod
+    def misread(name: str, rule: str) -> CompileError:
+        # the facts are read when the rule fires; a test or a join would judge
+        # them once, when the first one arrived, and go stale
+        return CompileError(f"?{name} holds collected facts, read when the rule fires: pass "
+                            f"it to actions; a test or a pattern cannot read it", rule)
+
+    def __repr__(self) -> str:
+        return "<collected facts>"
 
 
 def _slot_eq(slot):

@@ -44,6 +44,8 @@ class Context:
 
     def __getitem__(self, var: str):
         pos, slot = self.pnode.bindings[var]
+        if slot is not None and not isinstance(slot, str):
+            return slot.query(self.token.facts)     # a Collect: the facts it collects
         f = self.token.facts[pos]
         return f if slot is None else f.values.get(slot)
 

@@ -22,6 +22,7 @@ BUILTINS = {
     "mod": operator.mod, "abs": abs, "not": operator.not_,
     "member": lambda x, *xs: x in xs,
     "even": lambda x: x % 2 == 0, "odd": lambda x: x % 2 == 1,
+    "count": len,       # of the facts a ``collect`` binds
     "print": _print,
 }
 

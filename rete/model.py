@@ -235,6 +235,36 @@ class Exists:
         object.__setattr__(self, "conditions", tuple(conditions))
 
 
+@dataclass(frozen=True)
+class Collect(Exists):
+    """``exists`` over one pattern that also binds a variable to the matching facts.
+
+    ``Collect(P("piece", type="knight", color=V.c)).as_("ps")`` matches once
+    (not once per knight) while at least one fact matches the pattern, as
+    ``exists`` does, and ``?ps`` holds those facts, as a tuple in the order
+    they came to match, read when the production fires. A production
+    that would fire once per fact fires once for them all: fewer partial
+    matches to build and delete. Variables the pattern binds stay inside it;
+    ``?ps`` may be passed to actions only (a test or a join would judge it once,
+    when the first fact arrived).
+    """
+
+    bind: str | None = None
+
+    def __init__(self, pattern: "Pattern", bind: str | None = None):
+        if not isinstance(pattern, Pattern):
+            raise TypeError(f"Collect takes one pattern, not {pattern!r}")
+        object.__setattr__(self, "conditions", (pattern,))
+        object.__setattr__(self, "bind", bind)
+
+    @property
+    def pattern(self) -> "Pattern":
+        return self.conditions[0]
+
+    def as_(self, name: str) -> "Collect":
+        return Collect(self.pattern, name)
+
+
 Condition = Pattern | Test | Not | Exists
 
 

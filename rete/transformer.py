@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from lark import Token, Transformer
 
 from .errors import SlotValueError
-from .model import (AssertFact, Call, Exists, Expr, Halt, Modify, Not, Pattern, Production,
+from .model import (AssertFact, Call, Collect, Exists, Expr, Halt, Modify, Not, Pattern, Production,
                     Retract, SlotPred, Template, Test, Var)
 
 __all__ = ["RuleFile", "RuleLocation", "RuleTextBuilder", "SyntaxAt"]
@@ -366,6 +366,19 @@ class RuleTextBuilder(Transformer):
 
     def exists(self, c):
         return [Exists(*_flatten(c))]
+
+    def collect(self, c):
+        bind, kw, (pat, *tests) = c
+        if pat.bind is not None:
+            raise SyntaxAt(f"bind the collect, not the pattern it collects "
+                           f"(?{pat.bind} <- collect {pat.template}(...))", kw)
+        if tests:
+            raise SyntaxAt("the pattern a collect reads may test its slots against constants "
+                           "only: a predicate on a variable would join, and a collect does not",
+                           kw)
+        if bind is not None:
+            self.refs.append(("var", str(bind)[1:], *_pos(bind)))
+        return [Collect(pat, str(bind)[1:] if bind is not None else None)]
 
     # ---------------------------------------------------------- actions
 

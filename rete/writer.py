@@ -11,7 +11,7 @@ import math
 import re
 from typing import TYPE_CHECKING
 
-from .model import (AssertFact, Call, Exists, Expr, Halt, Modify, Not, Pattern, Production,
+from .model import (AssertFact, Call, Collect, Exists, Expr, Halt, Modify, Not, Pattern, Production,
                     Retract, SlotPred, Template, Test, Var)
 
 if TYPE_CHECKING:
@@ -24,7 +24,7 @@ COMPARISONS = ("=", "!=", "<", "<=", ">", ">=")
 """Infix operators of tests and slot predicates: the names of registered builtins."""
 
 KEYWORDS = frozenset("""rule template stages uses stage salience meta when then end default
-    test not exists and assert logical modify retract call halt true false nil
+    test not exists collect and assert logical modify retract call halt true false nil
     remove replaces""".split())
 """Words the formatter never writes as bare symbols or names."""
 
@@ -151,6 +151,11 @@ def _fmt_condition(c) -> str:
         if c.fn in COMPARISONS and len(c.args) == 2:
             return f"test {_fmt_value(c.args[0])} {c.fn} {_fmt_value(c.args[1])}"
         return f"test {_fmt_value(Expr(c.fn, *c.args))}"
+    if isinstance(c, Collect):
+        if c.pattern.bind is not None:
+            raise _Unwritable("a collect's pattern cannot be bound in rule text "
+                              "(bind the collect)")
+        return (f"?{c.bind} <- " if c.bind else "") + f"collect {_fmt_pattern(c.pattern)}"
     if isinstance(c, (Not, Exists)):
         kw = "not" if isinstance(c, Not) else "exists"
         if not c.conditions:

@@ -256,3 +256,41 @@ def test_a_helper_given_a_fact_that_is_not_a_piece_is_refused_when_the_file_load
         load_rule_text(fide_rules(), text, "helpers.hr")
     assert str(ei.value).startswith("helpers.hr:6:8: rule 'custom.knight-slide'")
     assert "?m is a movegen fact; it takes the piece that moves" in str(ei.value)
+
+
+def test_helpers_move_the_pieces_a_collect_binds():
+    # the same rules over collected pieces: one firing moves every knight
+    text = HELPERS.replace("?p <- piece(type: knight", "?ps <- collect piece(type: knight") \
+        .replace('call gen-slide(?p, "NE NW")', 'call gen-slide(?ps, "NE NW")')
+    fen = "4k3/8/8/8/8/3p4/8/1N1BK1N1 w - - 0 1"
+    collected = Game(fen, ruleset=load_rule_text(fide_rules(), text, "helpers.hr"))
+    per_piece = Game(fen, ruleset=load_rule_text(fide_rules(), HELPERS, "helpers.hr"))
+    assert collected.legal_uci() == per_piece.legal_uci()
+    assert {"b1c2", "b1d3", "g1h2", "g1f2"} <= set(collected.legal_uci())
+    assert collected.explain("g1h2").rule == "custom.knight-slide"
+    # and its attacks are implied as for one piece: a knight that slides to h2 gives check
+    checked = "8/8/8/8/8/8/7k/4K1N1 b - - 0 1"
+    assert Game(checked, ruleset=load_rule_text(fide_rules(), text, "h.hr")).is_check()
+    assert not Game(checked).is_check()
+
+
+def test_a_helper_given_collected_facts_that_are_not_pieces_is_refused():
+    text = HELPERS.replace("?p <- piece(type: knight, color: ?c)", "?es <- collect ep(by: ?c)") \
+        .replace('call gen-slide(?p, "NE NW")', 'call gen-slide(?es, "NE NW")')
+    with pytest.raises(ReteError) as ei:
+        load_rule_text(fide_rules(), text, "helpers.hr")
+    assert "?es is the ep facts a collect binds; it takes the piece that moves" in str(ei.value)
+
+
+def test_fide_movers_fire_once_per_request_whatever_the_number_of_pieces():
+    g = Game()
+    s = g.session
+    s.trace_enabled = True
+    g.legal_moves()
+    fired = [f.rule for f in s.trace if f.stage == "generate"]
+    # one firing per mover (16 pieces, 8 productions), and castling once per right
+    movers = ["fide.pawn-single-push", "fide.pawn-double-push", "fide.pawn-capture",
+              "fide.knight-move", "fide.bishop-move", "fide.rook-move", "fide.queen-move",
+              "fide.king-move"]
+    assert sorted(r for r in fired if r != "fide.castling") == sorted(movers)
+    assert fired.count("fide.castling") == 2

@@ -26,6 +26,7 @@ def test_engine_doc_rule_file_loads_and_runs():
     assert s.run(stages=["main"], limit=10) == 1
     assert greeted == [("ada", "hello")]
     assert [f.values for f in s.facts_of("greeting")] == [{"to": "ada"}]
+    assert [f.values for f in s.facts_of("friends")] == [{"of": "ada", "count": 1}]
     # the logical fact lived as long as its match: the rule's own modify ended both
     assert s.facts_of("adult") == []
     ada = next(f for f in s.facts_of("person") if f.values["name"] == "ada")

@@ -360,8 +360,8 @@ def test_syntax_error_lists_exactly_what_may_come_next():
     with pytest.raises(RuleSyntaxError) as ei:
         parse_rules("rule r when x(a: 1)")
     msg = str(ei.value)
-    assert msg == ("<string>:1:20: expected one of: 'exists', 'not', 'test', 'then', a name, "
-                   "a variable (?x) but found end of input (in rule 'r')")
+    assert msg == ("<string>:1:20: expected one of: 'collect', 'exists', 'not', 'test', 'then', "
+                   "a name, a variable (?x) but found end of input (in rule 'r')")
     with pytest.raises(RuleSyntaxError) as ei:
         parse_rules("rule r when not (x(a: 1) then end")
     assert "')', 'and'" in str(ei.value) and (ei.value.line, ei.value.column) == (1, 26)
