@@ -39,11 +39,12 @@ means the baseline is faster).
     .venv/bin/python benchmarks/dice_bench.py --breakdown      # and what a tree is made of
 
 What bounds the speed: every node of the turn tree is a movegen request (a
-run of the generate and filter stages: one activation per piece that has a
-die, each calling the geometry code) and every inner edge played a
+run of the generate and filter stages: one activation per mover whose piece
+type has a die, each calling the geometry code for its pieces) and every
+inner edge played a
 make/unmake through the engine (the ``move`` event, the apply and post-move
 productions, the die fact retracted, the journal rolled back): per tree
-about 88 of each on average, some 60-100 microseconds apiece. Each working-memory change
+about 88 of each on average, some 20-70 microseconds apiece. Each working-memory change
 costs several microseconds in the pure-Python network, where python-chess's
 bitboard generator and push/pop cost a few microseconds per move in all.
 """

@@ -20,8 +20,16 @@ class Firing:
 
     def __str__(self):
         ids = ", ".join(f"f-{i}" for i in self.facts)
-        b = " ".join(f"?{k}={v!r}" for k, v in self.bindings.items() if not isinstance(v, Fact))
+        b = " ".join(f"?{k}={_shown(v)}" for k, v in self.bindings.items()
+                     if not isinstance(v, Fact))
         return f"FIRE {self.rule} [{self.stage}] {ids}" + (f"  {b}" if b else "")
+
+
+def _shown(v) -> str:
+    # the facts a collect binds, by id (one fact bound is left out: its id is listed)
+    if isinstance(v, tuple) and v and all(isinstance(x, Fact) for x in v):
+        return "(" + ", ".join(f"f-{x.id}" for x in v) + ")"
+    return repr(v)
 
 
 class Context:

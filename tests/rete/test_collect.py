@@ -212,3 +212,16 @@ def test_collected_facts_match_brute_force(ops):
                        if f.values["owner"] == w and f.values["kind"] == 1),
                       key=lambda f: f.timetag)
         assert list(xs) == want
+
+
+def test_the_trace_shows_collected_facts_by_id(s):
+    s.register_function("noop", lambda ctx, xs: None)
+    s.add(Rule("tools").when(P("ask", who=V.w), Collect(P("item", owner=V.w)).as_("xs"))
+          .then(Call("noop", V.xs)))
+    s.trace_enabled = True
+    a = s.assert_fact("item", owner="ada", kind="saw")
+    b = s.assert_fact("item", owner="ada", kind="awl")
+    ask = s.assert_fact("ask", who="ada")
+    s.run()
+    (firing,) = s.trace
+    assert str(firing) == f"FIRE tools [default] f-{ask.id}  ?w='ada' ?xs=(f-{a.id}, f-{b.id})"
