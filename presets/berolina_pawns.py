@@ -50,7 +50,7 @@ only where it is ambiguous, the ``ep-pawn`` token.
 """
 from __future__ import annotations
 
-from rete import Call, Collect, P, Rule, Test, V
+from rete import Call, Collect, P, Rule, Test, V, Var
 
 from chess_rules.errors import FenError
 from chess_rules.fide import add_pawn_move
@@ -86,9 +86,17 @@ def scope_colors(config) -> frozenset:
 
 
 def _old_fn(rules, name):
-    """The generator function the current production ``name`` calls."""
-    call = rules.get(name).actions[0]
-    return call.fn if callable(call.fn) else rules.functions[call.fn]
+    """The generator function the current production ``name`` calls, taking
+    one piece (FIDE's movers take the pieces they collect; a production that
+    replaced one may match a piece at a time)."""
+    prod = rules.get(name)
+    call = prod.actions[0]
+    fn = call.fn if callable(call.fn) else rules.functions[call.fn]
+    first = call.args[0] if call.args else None
+    if any(isinstance(c, Collect) and isinstance(first, Var) and c.bind == first.name
+           for c in prod.conditions):
+        return lambda ctx, p, *args: fn(ctx, (p,), *args)
+    return fn
 
 
 def install_berolina(rules, config, sideways: bool, tag: str) -> None:
@@ -104,7 +112,7 @@ def install_berolina(rules, config, sideways: bool, tag: str) -> None:
         v = p.values
         c = v["color"]
         if c not in scope:
-            return old_single(ctx, (p,))
+            return old_single(ctx, p)
         st = ctx.session.chess
         sq = v["square"]
         rule = ctx.pnode.production.name
@@ -123,7 +131,7 @@ def install_berolina(rules, config, sideways: bool, tag: str) -> None:
         v = p.values
         c = v["color"]
         if c not in scope:
-            return old_double(ctx, (p,))
+            return old_double(ctx, p)
         sq = v["square"]
         if v["moved"] or sq >> 3 != HOME_RANK[c]:
             return
@@ -146,7 +154,7 @@ def install_berolina(rules, config, sideways: bool, tag: str) -> None:
         v = p.values
         c = v["color"]
         if c not in scope:
-            return old_capture(ctx, (p,))
+            return old_capture(ctx, p)
         st = ctx.session.chess
         colors = st.colors
         sq = v["square"]

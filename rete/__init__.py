@@ -9,14 +9,15 @@ Working memory
 Productions
     Data (:class:`Production`): name, stage, salience, conditions and actions,
     built with :class:`Rule`/:func:`P`/:data:`V`/:class:`Not`/:class:`Exists`/
-    :class:`Test` or written in the rule language (:mod:`rete.language`,
+    :class:`Collect`/:class:`Test` or written in the rule language (:mod:`rete.language`,
     grammar ``rules.lark``); both produce equal objects. Tests and actions call
     only functions registered by name: rule text never evaluates Python.
 
 Network (:mod:`rete.network`, built by :mod:`rete.compiler`)
     Doorenbos's Rete: a per-template alpha discrimination tree of hashed
     constant tests feeding shared alpha memories; a beta network of joins,
-    beta memories, negative, NCC (negated conjunction) and exists nodes, and
+    beta memories, negative, NCC (negated conjunction) and exists nodes (a
+    ``collect`` is an exists node whose facts a variable binds), and
     production nodes. Joins on shared variables look partners up in hashed
     indexes on *both* sides (token index on the left, fact index on the
     right): the Rete-II part. Common prefixes are shared; productions can be

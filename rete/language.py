@@ -22,6 +22,7 @@ Example::
       not person(name: ?n, age: 0)
       not (friend(a: ?n, b: ?f) and person(name: ?f, age: 0))
       exists friend(a: ?n)
+      ?fs <- collect friend(a: ?n)
     then
       assert greeting(to: ?n)
       assert logical adult(name: ?n)
@@ -40,6 +41,11 @@ variable or a constant, optionally followed by predicates joined with ``&``:
 predicate on constants is a :class:`~rete.model.SlotPred` (alpha test); one
 that uses variables becomes a :class:`~rete.model.Test` right after the
 pattern, on the variable bound to the slot.
+
+``?fs <- collect p(...)`` (:class:`~rete.model.Collect`) matches once while
+any fact matches the pattern, as ``exists`` does, and binds ``?fs`` to those
+facts (a tuple), read when the rule fires: actions may take it (the builtin
+``count(?fs)`` is its size), tests and patterns may not.
 
 Tests and expressions call functions with values only; ``call`` in an action
 passes the firing context first (``fn(ctx, *values)``), so it calls functions

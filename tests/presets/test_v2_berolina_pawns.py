@@ -84,3 +84,21 @@ def test_repetition_counts_a_berolina_en_passant_target_only_when_it_can_be_take
     # the board of move 1 has come back twice, without the en-passant right
     assert g.repetitions() == 2
     assert g.outcome() is None
+
+
+def test_out_of_scope_pawns_keep_a_replaced_per_piece_mover():
+    # a rule set whose single push matches one pawn at a time (not collected):
+    # Berolina for White only hands Black's pawns to it, one by one
+    from chess_rules.fide import fide_rules
+    from rete import Call, P, Rule, V
+    rs = fide_rules()
+    inner = rs.functions["gen.pawn-single.plain"]
+    rs.function("house.single", lambda ctx, p: inner(ctx, (p,)))
+    rs.replace(Rule("fide.pawn-single-push", stage="generate")
+               .when(P("movegen", color=V.c), P("piece", type="pawn", color=V.c).as_("p"))
+               .then(Call("house.single", V.p)))
+    rs = load("berolina-pawns", config={"berolina-pawns": {"scope": "white"}}, base=rs)
+    g = Game("4k3/3p4/8/8/8/8/3P4/4K3 b - - 0 1", ruleset=rs)
+    assert {"d7d6", "d7d5"} <= set(g.legal_uci())
+    g.push("d7d6")
+    assert {"d2c3", "d2e3"} <= set(g.legal_uci()) and "d2d3" not in g.legal_uci()
