@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import (ActionFunctionError, CompileError, UnboundVariableError, UnknownFunctionError,
-                     UnknownSlotError, UnknownTemplateError)
+from .errors import (ActionFunctionError, CollectedFactsError, CompileError, UnboundVariableError,
+                     UnknownFunctionError, UnknownSlotError, UnknownTemplateError)
 from .model import (AssertFact, Call, Collect, Exists, Expr, Halt, Modify, Not, Pattern,
                     Production, Retract, Test, Var)
 from .functions import BUILTINS, VALUE_FUNCTIONS
@@ -501,7 +501,7 @@ class Compiler:
         if loc is None:
             raise UnboundVariableError(f"fact variable ?{name} is not bound", rule)
         if type(loc[1]) is Collected:
-            raise CompileError(f"?{name} holds collected facts, not one fact", rule)
+            raise CollectedFactsError(f"?{name} holds collected facts, not one fact", name, rule)
         if loc[1] is not None:
             raise CompileError(f"?{name} holds a slot value, not a fact", rule)
         return loc[0]
@@ -541,8 +541,9 @@ class Collected:
     def misread(name: str, rule: str) -> CompileError:
         # the facts are read when the rule fires; a test or a join would judge
         # them once, when the first one arrived, and go stale
-        return CompileError(f"?{name} holds collected facts, read when the rule fires: pass "
-                            f"it to actions; a test or a pattern cannot read it", rule)
+        return CollectedFactsError(f"?{name} holds collected facts, read when the rule "
+                                   f"fires: pass it to actions; a test or a pattern cannot "
+                                   f"read it", name, rule)
 
     def __repr__(self) -> str:
         return "<collected facts>"

@@ -59,6 +59,15 @@ class UnboundVariableError(CompileError):
     pass
 
 
+class CollectedFactsError(CompileError):
+    """A variable a ``collect`` binds is used where one value or fact must be:
+    in a test, a pattern, a retract or a modify. ``variable`` names it."""
+
+    def __init__(self, message: str, variable: str, rule: str | None = None):
+        self.variable = variable
+        super().__init__(message, rule)
+
+
 class DuplicateTemplateError(CompileError):
     pass
 

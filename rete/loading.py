@@ -8,9 +8,9 @@ import os
 import re
 from pathlib import Path
 
-from .errors import (ActionFunctionError, DuplicateProductionError, ReteError, UnboundVariableError,
-                     UnknownFunctionError, UnknownProductionError, UnknownSlotError,
-                     UnknownStageError, UnknownTemplateError)
+from .errors import (ActionFunctionError, CollectedFactsError, DuplicateProductionError, ReteError,
+                     UnboundVariableError, UnknownFunctionError, UnknownProductionError,
+                     UnknownSlotError, UnknownStageError, UnknownTemplateError)
 from .model import Modify, Pattern, Production, Template
 from .parsing import parse_rules
 from .transformer import RuleFile, RuleLocation
@@ -76,6 +76,10 @@ def error_position(e: BaseException, loc: RuleLocation, templates,
         m = re.search(r"\?([A-Za-z_][A-Za-z0-9_-]*)", str(e))
         if m:
             hit = first("var", lambda v: v == m.group(1))
+    elif isinstance(e, CollectedFactsError):
+        # the use, not the collect that binds it (its first occurrence)
+        uses = [(line, col) for k, key, line, col in loc.refs if k == "var" and key == e.variable]
+        hit = uses[1] if len(uses) > 1 else None
     elif isinstance(e, UnknownStageError):
         hit = loc.stage
     elif isinstance(e, DuplicateProductionError):

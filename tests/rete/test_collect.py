@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rete import Assert, Call, Collect, Expr, P, RetractFact, Rule, Session, Test, V
-from rete.errors import CompileError, RuleSyntaxError
+from rete.errors import CollectedFactsError, CompileError, RuleSyntaxError
 from rete.language import format_production, load_rules, parse_rules
 from rete.negation import NegativeNode
 
@@ -158,6 +158,21 @@ def test_rule_text_parses_runs_and_writes_back(s):
     text = format_production(prod)
     assert "?xs <- collect item(owner: ?w, kind: saw)" in text
     assert parse_rules(text).productions[0].conditions == prod.conditions
+
+
+@pytest.mark.parametrize("when, then, where", [
+    ("\n  test count(?xs) > 1", "call see(?w, ?xs)", "6:14"),
+    ("\n  ask(who: ?xs)", "call see(?w, ?xs)", "6:12"),
+    ("", "retract ?xs", "7:11"),
+    ("", "modify ?xs (kind: 1)", "7:10"),
+])
+def test_rule_text_misuse_of_collected_facts_points_at_the_use(s, when, then, where):
+    recorder(s)
+    text = RULE_TEXT.replace("kind: saw)", "kind: saw)" + when).replace("call see(?w, ?xs)", then)
+    with pytest.raises(CollectedFactsError) as ei:
+        load_rules(s, text, "tools.rules")
+    assert str(ei.value).startswith(f"tools.rules:{where}: rule 'tools': ?xs holds collected")
+    assert "tools" not in s.productions
 
 
 @pytest.mark.parametrize("line, message, column", [
