@@ -150,7 +150,7 @@ def _reads(prod, template: str) -> bool:
 
 def _moves_type(prod, ptype) -> bool:
     from .helpers import piece_patterns
-    for c in piece_patterns(prod.conditions):
+    for c in piece_patterns(prod):
         return dict(c.slots).get("type") == ptype
     return False
 

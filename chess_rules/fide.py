@@ -32,7 +32,7 @@ from rete import Assert, Call, Collect, Exists, ModifyFact, Not, P, RetractFact,
 from rete.model import AssertLogical, Expr
 
 from . import geometry as geo
-from .helpers import piece_patterns
+from .helpers import as_pieces, piece_patterns
 from .moves import Move
 from .ruleset import RuleSet
 from .squares import SQUARE_NAMES, opposite
@@ -49,6 +49,7 @@ PAWN_RULE_NAMES = ("fide.pawn-single-push", "fide.pawn-double-push", "fide.pawn-
 
 # Each generator takes the pieces a mover collects (``Collect(P("piece", ...))``):
 # one firing per movegen request moves them all, rather than one firing each.
+# A rule file may also call one with a single piece (``?p <- piece(...)``).
 
 
 def make_leaper_gen(piece_type: str, topo, offsets):
@@ -59,7 +60,7 @@ def make_leaper_gen(piece_type: str, topo, offsets):
         colors = st.colors
         rule = ctx.pnode.production.name
         add = st.add
-        for p in pieces:
+        for p in as_pieces(pieces):
             v = p.values
             sq = v["square"]
             c = v["color"]
@@ -80,7 +81,7 @@ def make_slider_gen(piece_type: str, topo, directions, can_capture=None):
         colors = st.colors
         rule = ctx.pnode.production.name
         add = st.add
-        for p in pieces:
+        for p in as_pieces(pieces):
             v = p.values
             sq = v["square"]
             c = v["color"]
@@ -109,7 +110,7 @@ def make_pawn_single_gen(topo):
         st = ctx.session.chess
         colors = st.colors
         rule = ctx.pnode.production.name
-        for p in pieces:
+        for p in as_pieces(pieces):
             v = p.values
             sq, c = v["square"], v["color"]
             to = geo.pawn_push_square(topo, sq, c)
@@ -128,7 +129,7 @@ def make_pawn_double_gen(topo, any_rank: bool = False):
         st = ctx.session.chess
         colors = st.colors
         rule = ctx.pnode.production.name
-        for p in pieces:
+        for p in as_pieces(pieces):
             v = p.values
             sq, c = v["square"], v["color"]
             if not any_rank and (v["moved"] or not geo.is_pawn_home_square(sq, c)):
@@ -153,7 +154,7 @@ def make_pawn_capture_gen(topo):
         st = ctx.session.chess
         colors = st.colors
         rule = ctx.pnode.production.name
-        for p in pieces:
+        for p in as_pieces(pieces):
             v = p.values
             sq, c = v["square"], v["color"]
             for to in geo.pawn_capture_squares(topo, sq, c):
@@ -428,7 +429,7 @@ def fide_minor_types(ruleset) -> set[str]:
     for name, prod in ruleset.productions.items():
         if prod.stage != "generate":
             continue
-        for c in piece_patterns(prod.conditions):
+        for c in piece_patterns(prod):
             t = dict(c.slots).get("type")
             if not isinstance(t, str):
                 return set()            # a production over pieces of any type

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from rete.model import Call, Collect, Fact, Pattern, Var
+from rete.model import Call, Collect, Expr, Fact, Pattern, Var
 
 from . import geometry as geo
 from .moves import Move
@@ -56,16 +56,32 @@ def for_each_piece(gen):
     return over
 
 
-def piece_patterns(conditions) -> list[Pattern]:
-    """The ``piece`` patterns a production's matches range over: its own, and
-    those it collects (``Collect(P("piece", ...))``, as FIDE's movers do), not
-    those under ``not`` or ``exists``."""
+def piece_patterns(prod) -> list[Pattern]:
+    """The ``piece`` patterns of the pieces a production moves: its own, and
+    those it collects and hands to an action (``?ps <- collect piece(...)``, as
+    FIDE's movers do). Not those under ``not`` or ``exists``, nor a collect
+    whose facts no action takes (that is a gate, as ``exists`` is)."""
+    used = _action_variables(prod.actions)
     out = []
-    for c in conditions:
+    for c in prod.conditions:
         if isinstance(c, Collect):
+            if c.bind not in used:
+                continue
             c = c.pattern
         if isinstance(c, Pattern) and c.template == "piece":
             out.append(c)
+    return out
+
+
+def _action_variables(actions) -> set[str]:
+    out: set[str] = set()
+    for a in actions:
+        values = a.args if isinstance(a, Call) else [v for _, v in getattr(a, "slots", ())]
+        for v in values:
+            if isinstance(v, Var):
+                out.add(v.name)
+            elif isinstance(v, Expr):
+                out |= v.variables()
     return out
 
 
@@ -158,7 +174,7 @@ def implied_attacks(prod, topo, functions=None):
     """The attack function a custom generate rule implies, or None. With
     ``functions`` (the rule set's), a helper's name bound to another function
     implies nothing."""
-    piece_types = [dict(c.slots).get("type") for c in piece_patterns(prod.conditions)]
+    piece_types = [dict(c.slots).get("type") for c in piece_patterns(prod)]
     fns = []
     for a in prod.actions:
         if not isinstance(a, Call) or a.fn not in ("gen-leap", "gen-slide") or len(a.args) < 2:

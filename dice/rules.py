@@ -282,7 +282,7 @@ def _gate_movers(rs: RuleSet) -> None:
         prod = as_production(prod)
         if prod.stage != "generate":
             continue
-        types = [dict(c.slots).get("type") for c in piece_patterns(prod.conditions)]
+        types = [dict(c.slots).get("type") for c in piece_patterns(prod)]
         if len(types) == 1 and isinstance(types[0], str):
             need = (types[0],)
         elif not types and name in NAMED_MOVERS:

@@ -11,6 +11,7 @@ equal to a slot only if the slot holds that very :class:`~rete.model.Fact`
 """
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 from .errors import (ActionFunctionError, CollectedFactsError, CompileError, UnboundVariableError,
@@ -501,7 +502,8 @@ class Compiler:
         if loc is None:
             raise UnboundVariableError(f"fact variable ?{name} is not bound", rule)
         if type(loc[1]) is Collected:
-            raise CollectedFactsError(f"?{name} holds collected facts, not one fact", name, rule)
+            raise CollectedFactsError(f"?{name} holds collected facts, not one fact", name, rule,
+                                      target=True)
         if loc[1] is not None:
             raise CompileError(f"?{name} holds a slot value, not a fact", rule)
         return loc[0]
@@ -510,7 +512,9 @@ class Compiler:
 class Collected:
     """Where a :class:`~rete.model.Collect` variable is bound: in place of a
     slot name, the query that reads its facts from a token's facts (the same
-    join spec its ``exists`` node matches with, run over the alpha memory)."""
+    join spec its ``exists`` node matches with, run over the alpha memory),
+    oldest time tag first: the order does not depend on how a memory was
+    filled (a rollback puts a fact back at the end of its bucket)."""
 
     __slots__ = ("spec", "query")
 
@@ -521,20 +525,22 @@ class Collected:
         if lk is None:
             items = amem.items
 
-            def query(facts):
-                if test is None:
-                    return tuple(items.values())
-                return tuple([f for f in items.values() if test(facts, f)])
+            def candidates(facts):
+                return items.values()
         else:
             index = spec.amem_index
 
-            def query(facts):
+            def candidates(facts):
                 b = _bucket(index, lk(facts))
-                if not b:
-                    return ()
-                if test is None:
-                    return tuple(b.values())
-                return tuple([f for f in b.values() if test(facts, f)])
+                return b.values() if b else ()
+
+        def query(facts):
+            found = candidates(facts)
+            if test is not None:
+                found = [f for f in found if test(facts, f)]
+            if len(found) > 1:
+                return tuple(sorted(found, key=_timetag))
+            return tuple(found)
         self.query = query
 
     @staticmethod
@@ -547,6 +553,9 @@ class Collected:
 
     def __repr__(self) -> str:
         return "<collected facts>"
+
+
+_timetag = attrgetter("timetag")
 
 
 def _slot_eq(slot):

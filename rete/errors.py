@@ -61,10 +61,13 @@ class UnboundVariableError(CompileError):
 
 class CollectedFactsError(CompileError):
     """A variable a ``collect`` binds is used where one value or fact must be:
-    in a test, a pattern, a retract or a modify. ``variable`` names it."""
+    in a test or a pattern (``target`` false), or as the fact a retract or a
+    modify acts on (``target`` true). ``variable`` names it."""
 
-    def __init__(self, message: str, variable: str, rule: str | None = None):
+    def __init__(self, message: str, variable: str, rule: str | None = None,
+                 target: bool = False):
         self.variable = variable
+        self.target = target
         super().__init__(message, rule)
 
 

@@ -45,7 +45,9 @@ pattern, on the variable bound to the slot.
 ``?fs <- collect p(...)`` (:class:`~rete.model.Collect`) matches once while
 any fact matches the pattern, as ``exists`` does, and binds ``?fs`` to those
 facts (a tuple), read when the rule fires: actions may take it (the builtin
-``count(?fs)`` is its size), tests and patterns may not.
+``count(?fs)`` is its size), tests and patterns may not. ``collect`` is a
+keyword, like ``not`` and ``exists``: no pattern can name a template
+``collect``.
 
 Tests and expressions call functions with values only; ``call`` in an action
 passes the firing context first (``fn(ctx, *values)``), so it calls functions

@@ -77,9 +77,15 @@ def error_position(e: BaseException, loc: RuleLocation, templates,
         if m:
             hit = first("var", lambda v: v == m.group(1))
     elif isinstance(e, CollectedFactsError):
-        # the use, not the collect that binds it (its first occurrence)
-        uses = [(line, col) for k, key, line, col in loc.refs if k == "var" and key == e.variable]
-        hit = uses[1] if len(uses) > 1 else None
+        if e.target:            # the fact a retract or modify names
+            hit = first("target", lambda v: v == e.variable)
+        else:
+            # the first use after the collect (refs come in text order, a collect's
+            # own pattern before it): a condition's, as valid uses are in actions
+            at = next((i for i, r in enumerate(loc.refs)
+                       if r[0] == "collect" and r[1] == e.variable), -1)
+            hit = next(((line, col) for k, key, line, col in loc.refs[at + 1:]
+                        if k == "var" and key == e.variable), None)
     elif isinstance(e, UnknownStageError):
         hit = loc.stage
     elif isinstance(e, DuplicateProductionError):

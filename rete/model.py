@@ -241,8 +241,8 @@ class Collect(Exists):
 
     ``Collect(P("piece", type="knight", color=V.c)).as_("ps")`` matches once
     (not once per knight) while at least one fact matches the pattern, as
-    ``exists`` does, and ``?ps`` holds those facts, as a tuple in the order
-    they came to match, read when the production fires. A production
+    ``exists`` does, and ``?ps`` holds those facts, as a tuple, oldest time
+    tag first, read when the production fires. A production
     that would fire once per fact fires once for them all: fewer partial
     matches to build and delete. Variables the pattern binds stay inside it;
     ``?ps`` may be passed to actions only (a test or a join would judge it once,

@@ -368,7 +368,10 @@ class RuleTextBuilder(Transformer):
         return [Exists(*_flatten(c))]
 
     def collect(self, c):
-        bind, kw, (pat, *tests) = c
+        if isinstance(c[0], Token) and c[0].type == "VAR":
+            bind, kw, (pat, *tests) = c
+        else:
+            bind, (kw, (pat, *tests)) = None, c[-2:]
         if pat.bind is not None:
             raise SyntaxAt(f"bind the collect, not the pattern it collects "
                            f"(?{pat.bind} <- collect {pat.template}(...))", kw)
@@ -378,6 +381,7 @@ class RuleTextBuilder(Transformer):
                            kw)
         if bind is not None:
             self.refs.append(("var", str(bind)[1:], *_pos(bind)))
+            self.refs.append(("collect", str(bind)[1:], *_pos(bind)))
         return [Collect(pat, str(bind)[1:] if bind is not None else None)]
 
     # ---------------------------------------------------------- actions
@@ -403,6 +407,7 @@ class RuleTextBuilder(Transformer):
         var = c[0]
         name = str(var)[1:]
         self.refs.append(("var", name, *_pos(var)))
+        self.refs.append(("target", name, *_pos(var)))
         slots = []
         for tok, v in c[1:]:
             self.refs.append(("mslot", (name, str(tok)), *_pos(tok)))
@@ -412,6 +417,7 @@ class RuleTextBuilder(Transformer):
     def retract(self, c):
         var = c[0]
         self.refs.append(("var", str(var)[1:], *_pos(var)))
+        self.refs.append(("target", str(var)[1:], *_pos(var)))
         return Retract(str(var)[1:])
 
     def call_action(self, c):

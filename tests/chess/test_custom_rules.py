@@ -294,3 +294,36 @@ def test_fide_movers_fire_once_per_request_whatever_the_number_of_pieces():
               "fide.king-move"]
     assert sorted(r for r in fired if r != "fide.castling") == sorted(movers)
     assert fired.count("fide.castling") == 2
+
+
+def test_fide_generators_take_one_piece_too():
+    # a rule file may call FIDE's own generator per piece, as before movers collected
+    text = """
+rule "fide.knight-move" replaces stage generate
+when
+  movegen(color: ?c)
+  ?p <- piece(type: knight, color: ?c)
+then
+  call gen.knight.plain(?p)
+end
+"""
+    g = Game(ruleset=load_rule_text(fide_rules(), text, "k.hr"))
+    assert g.legal_uci() == Game().legal_uci() and g.perft(2) == 400
+
+
+def test_a_collect_that_only_gates_adds_no_attacker():
+    # the rooks are collected as a gate (no action takes them): the bishop's jump
+    # attacks like a knight's, the rook on a1 does not
+    text = """
+rule "custom.bishop-jump" stage generate
+when
+  movegen(color: ?c)
+  ?p <- piece(type: bishop, color: ?c)
+  ?rs <- collect piece(type: rook, color: ?c)
+then
+  call gen-leap(?p, "1,2")
+end
+"""
+    rs = load_rule_text(fide_rules(), text, "g.hr")
+    assert not Game("8/8/8/8/8/1k6/8/R3K1B1 b - - 0 1", ruleset=rs).is_check()
+    assert Game("8/8/8/8/8/7k/8/R3K1B1 b - - 0 1", ruleset=rs).is_check()     # g1-h3

@@ -40,7 +40,7 @@ def test_one_match_for_all_the_facts_joined_on_the_bound_variable(s):
     s.assert_fact("ask", who="cy")             # owns nothing: no match
     assert len(s.activations()) == 1
     assert s.run() == 1
-    # in the order the facts came to match
+    # oldest time tag first
     assert seen == [("ada", ["saw", "awl"])]
     # an exists node does the matching: no token per item
     (node,) = [n for n in s._all_nodes() if type(n) is NegativeNode]
@@ -196,7 +196,7 @@ OPS = st.lists(st.tuples(st.sampled_from(["item", "ask", "drop", "move"]),
 @given(OPS)
 def test_collected_facts_match_brute_force(ops):
     """After random asserts, retracts and modifies, every firing gets exactly the
-    facts that match its pattern then, in the order they came to match; and there is
+    facts that match its pattern then, oldest time tag first; and there is
     one match per ``ask`` that has any."""
     s = Session()
     s.deftemplate("ask", "who")
@@ -240,3 +240,62 @@ def test_the_trace_shows_collected_facts_by_id(s):
     s.run()
     (firing,) = s.trace
     assert str(firing) == f"FIRE tools [default] f-{ask.id}  ?w='ada' ?xs=(f-{a.id}, f-{b.id})"
+
+
+def test_the_order_is_by_time_tag_whatever_filled_the_memory(s):
+    # a rollback puts a retracted fact back at the end of its memory, and a modify
+    # renewed in place keeps its place: the collected order is the time tags' all the same
+    seen = recorder(s)
+    s.deftemplate("note", "of", "text")
+    s.add(Rule("tools").when(P("ask", who=V.w), Collect(P("item", owner=V.w)).as_("xs"))
+          .then(Call("see", V.w, V.xs)))
+    a, b, c = (s.assert_fact("item", owner="ada", kind=k) for k in "abc")
+    mark = s.checkpoint()
+    s.retract(a)
+    s.rollback(mark)
+    s.assert_fact("ask", who="ada")
+    s.run()
+    assert seen == [("ada", ["a", "b", "c"])]
+
+
+@pytest.mark.parametrize("slot_specific", [True, False])
+def test_a_modify_gives_one_order_renewed_in_place_or_not(slot_specific):
+    s = Session()
+    s.deftemplate("ask", "who")
+    s.deftemplate("item", "owner", "kind", "note")
+    s.slot_specific = slot_specific
+    seen = recorder(s)
+    s.add(Rule("tools").when(P("ask", who=V.w), Collect(P("item", owner=V.w)).as_("xs"))
+          .then(Call("see", V.w, V.xs)))
+    a = s.assert_fact("item", owner="ada", kind="a")
+    s.assert_fact("item", owner="ada", kind="b")
+    s.modify(a, note="x")               # a slot no condition reads
+    s.assert_fact("ask", who="ada")
+    s.run()
+    assert seen == [("ada", ["b", "a"])]
+
+
+def test_a_collect_may_go_unbound_in_rule_text(s):
+    load_rules(s, "rule gate when ask(who: ?w) collect item(owner: ?w) then halt end")
+    s.assert_fact("ask", who="ada")
+    assert s.activations() == []
+    s.assert_fact("item", owner="ada", kind="saw")
+    assert len(s.activations()) == 1
+    (prod,) = parse_rules(format_production(s.productions["gate"].production)).productions
+    assert prod.conditions[1] == Collect(P("item", owner=V.w))
+
+
+@pytest.mark.parametrize("when, then, where", [
+    # a valid use before the bad one
+    ("?xs <- collect item(owner: ?w)", "call see(?w, ?xs)\n  retract ?xs", "7:11"),
+    # the same name inside a not before the collect, and inside the collect's pattern
+    ("not item(kind: ?xs)\n  ?xs <- collect item(owner: ?w)\n  test count(?xs) > 1",
+     "call see(?w, ?xs)", "6:14"),
+    ("?xs <- collect item(kind: ?xs)\n  test count(?xs) > 1", "call see(?w, ?xs)", "5:14"),
+])
+def test_misuse_is_found_among_other_uses(s, when, then, where):
+    recorder(s)
+    text = f'rule "tools"\nwhen\n  ask(who: ?w)\n  {when}\nthen\n  {then}\nend\n'
+    with pytest.raises(CollectedFactsError) as ei:
+        load_rules(s, text, "t.hr")
+    assert str(ei.value).startswith(f"t.hr:{where}: ")
