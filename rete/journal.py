@@ -123,7 +123,10 @@ class Journal:
                     f = e[1]
                     if not f.alive:
                         self._insert(f, f.timetag)
-                elif k == "M":
+                elif k == "M" or (k == "N" and e[1].alive and
+                                  not self._renewable(e[1], e[1].values, e[2])):
+                    # (a renewal is undone the same way when a production added
+                    # since reads a slot it changed: the matches differ now)
                     f, old, old_tag = e[1], e[2], e[3]
                     if f.alive:
                         self._remove(f)

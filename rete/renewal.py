@@ -32,16 +32,10 @@ class SlotSpecificModify:
             self._reactive = (reactive_slots(prods, self.templates), checked_templates(prods))
         return self._reactive[0]
 
-    def _renew(self, f: Fact, old: dict, changes: dict) -> bool:
-        """A modify of slots no condition reads: keep the matches, renew their activations.
-
-        Equal to retract-then-assert (see :mod:`rete.reactive`): the fact gets a
-        new timetag and every activation over it is new (newest, refraction
-        reset); only the rebuild of unchanged matches is saved. Returns False
-        (nothing done) where the shortcut would not be exact: a read slot
-        changes, a match over the fact supports logical facts, the fact is the
-        witness of an ``exists``, or it sits in a negated conjunction.
-        """
+    def _renewable(self, f: Fact, old: dict, changes: dict) -> bool:
+        """Whether changing ``f`` from ``old`` by ``changes`` leaves every match
+        over it as it is: no changed slot is read, and ``f`` is no ``exists``
+        witness."""
         watched = self.reactive_slots().get(f.template, frozenset())
         if watched is None:
             return False
@@ -53,6 +47,20 @@ class SlotSpecificModify:
         for tok in f.neg_results:
             if tok.node.exists:
                 return False
+        return True
+
+    def _renew(self, f: Fact, old: dict, changes: dict) -> bool:
+        """A modify of slots no condition reads: keep the matches, renew their activations.
+
+        Equal to retract-then-assert (see :mod:`rete.reactive`): the fact gets a
+        new timetag and every activation over it is new (newest, refraction
+        reset); only the rebuild of unchanged matches is saved. Returns False
+        (nothing done) where the shortcut would not be exact: a read slot
+        changes, a match over the fact supports logical facts, the fact is the
+        witness of an ``exists``, or it sits in a negated conjunction.
+        """
+        if not self._renewable(f, old, changes):
+            return False
         j = self._journal
         h = self._horizon
         agenda = self.agenda

@@ -23,6 +23,7 @@ does not promise an order within one change.
 """
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -129,6 +130,27 @@ def test_rollback_restores_agenda_values_and_timetags():
     s.rollback(m)
     assert a["n"] == 1 and a["note"] is None and a.timetag == tag0
     assert [(x.production.name, x.seq) for x in s.activations()] == before
+
+
+@pytest.mark.parametrize("later", ["pattern", "exists"])
+def test_rollback_past_a_production_that_reads_a_renewed_slot(later):
+    # the modify was renewed in place (nothing read the slot); a production added
+    # after it reads the slot: undoing the renewal must match the fact again
+    s = Session()
+    s.deftemplate("item", "kind")
+    s.deftemplate("ask")
+    f = s.assert_fact("item", kind=0)
+    s.assert_fact("ask")
+    m = s.checkpoint()
+    f = s.modify(f, kind=2)
+    pat = P("item").where("kind", "gt", 0)
+    s.add(Rule("r").when(pat) if later == "pattern" else Rule("r").when(P("ask"), Exists(pat)))
+    assert len(s.activations()) == 1
+    s.modify(f, kind=0)
+    s.rollback(m)
+    assert f["kind"] == 0 and s.activations() == []
+    s.modify(f, kind=3)
+    assert len(s.activations()) == 1
 
 
 def test_a_read_slot_that_keeps_its_value_is_renewed_too():
