@@ -9,7 +9,8 @@ the same match. :class:`Journal` is one of the parts :class:`rete.Session` is
 made of; it works on the session's memories and agenda.
 
 Entries (tuples, first item the kind): ``A`` fact asserted, ``R`` retracted,
-``M`` modified (old values and timetag), ``N`` matches renewed in place, ``F``
+``M`` modified (old values and timetag), ``N`` matches renewed in place (and
+the slots the network read then), ``F``
 an activation fired, ``D`` a pending match deleted, ``S+``/``S-`` logical
 support given or taken.
 """
@@ -123,10 +124,11 @@ class Journal:
                     f = e[1]
                     if not f.alive:
                         self._insert(f, f.timetag)
-                elif k == "M" or (k == "N" and e[1].alive and
-                                  not self._renewable(e[1], e[1].values, e[2])):
+                elif k == "M" or (k == "N" and e[1].alive and e[4] is not self._reactive
+                                  and not self._renewable(e[1], e[1].values, e[2])):
                     # (a renewal is undone the same way when a production added
-                    # since reads a slot it changed: the matches differ now)
+                    # since - the network's reads were worked out anew - reads a
+                    # slot it changed: the matches differ now)
                     f, old, old_tag = e[1], e[2], e[3]
                     if f.alive:
                         self._remove(f)

@@ -86,7 +86,7 @@ class SlotSpecificModify:
                     if h is None or not tags or max(tags) <= h:
                         act = tok.activation
                         j.append(("D", tok.node, tags, act.seq if act is not None else None))
-            j.append(("N", f, old, f.timetag))
+            j.append(("N", f, old, f.timetag, self._reactive))
         f.values = {**old, **changes}
         self._time += 1
         f.timetag = self._time
