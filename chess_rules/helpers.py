@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from rete.model import Call, Collect, Expr, Fact, Pattern, Var
+from rete.model import Call, Collect, Fact, Pattern, Var, arg_variables
 
 from . import geometry as geo
 from .moves import Move
@@ -76,12 +76,8 @@ def piece_patterns(prod) -> list[Pattern]:
 def _action_variables(actions) -> set[str]:
     out: set[str] = set()
     for a in actions:
-        values = a.args if isinstance(a, Call) else [v for _, v in getattr(a, "slots", ())]
-        for v in values:
-            if isinstance(v, Var):
-                out.add(v.name)
-            elif isinstance(v, Expr):
-                out |= v.variables()
+        out |= arg_variables(a.args if isinstance(a, Call)
+                             else [v for _, v in getattr(a, "slots", ())])
     return out
 
 

@@ -212,7 +212,7 @@ class Test:
         object.__setattr__(self, "args", tuple(args))
 
     def variables(self) -> set[str]:
-        return _arg_variables(self.args)
+        return arg_variables(self.args)
 
 
 @dataclass(frozen=True)
@@ -284,11 +284,12 @@ class Expr:
         object.__setattr__(self, "args", tuple(args))
 
     def variables(self) -> set[str]:
-        return _arg_variables(self.args)
+        return arg_variables(self.args)
 
 
-def _arg_variables(args) -> set[str]:
-    """The variables named by function arguments (inside expressions too)."""
+def arg_variables(args) -> set[str]:
+    """The variables named by values (function arguments, slot values),
+    inside expressions too."""
     out = set()
     for a in args:
         if isinstance(a, Var):
