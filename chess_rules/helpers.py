@@ -10,13 +10,13 @@ Every :class:`~chess_rules.ruleset.RuleSet` has them registered:
     the same, to empty squares only (it never captures, so it never attacks);
 ``gen-slide(?p, "NE SW")`` / ``gen-slide-quiet(?p, ...)``
     slides along compass directions over the board's topology;
-The first argument of the movers may also be the pieces a ``collect``
-binds (``?ps <- collect piece(type: knight, color: ?c)``): one firing moves
-them all, as FIDE's own movers do.
-
 ``drop-promotions(?c, queen, "reason")``
     (a ``filter``-stage helper) refuses every candidate of colour ``?c``
     promoting to that piece type.
+
+The first argument of the movers may also be the pieces a ``collect``
+binds (``?ps <- collect piece(type: knight, color: ?c)``): one firing moves
+them all, as FIDE's own movers do.
 
 A generate-stage production that calls ``gen-leap`` or ``gen-slide`` attacks the
 squares it could capture on: :func:`with_implied_attacks` gives it the

@@ -9,9 +9,10 @@ Working memory
 Productions
     Data (:class:`Production`): name, stage, salience, conditions and actions,
     built with :class:`Rule`/:func:`P`/:data:`V`/:class:`Not`/:class:`Exists`/
-    :class:`Collect`/:class:`Test` or written in the rule language (:mod:`rete.language`,
-    grammar ``rules.lark``); both produce equal objects. Tests and actions call
-    only functions registered by name: rule text never evaluates Python.
+    :class:`Collect`/:class:`Test` or written in the rule language
+    (:mod:`rete.language`, grammar ``rules.lark``); both produce equal objects.
+    Tests and actions call only functions registered by name: rule text never
+    evaluates Python.
 
 Network (:mod:`rete.network`, built by :mod:`rete.compiler`)
     Doorenbos's Rete: a per-template alpha discrimination tree of hashed
@@ -63,15 +64,15 @@ Observability
 """
 from .errors import *  # noqa: F401,F403
 from .errors import ReteError
-from .model import (Assert, AssertFact, AssertLogical, Call, Collect, Exists, Expr, Fact, Halt, Modify,
-                    ModifyFact, Not, P, Pattern, Production, Retract, RetractFact, Rule,
+from .model import (Assert, AssertFact, AssertLogical, Call, Collect, Exists, Expr, Fact, Halt,
+                    Modify, ModifyFact, Not, P, Pattern, Production, Retract, RetractFact, Rule,
                     SlotPred, Template, Test, V, Var)
 from .declare import template
 from .session import Context, Firing, Session
 
 __all__ = [
-    "Assert", "AssertFact", "AssertLogical", "Call", "Collect", "Context", "Exists", "Expr", "Fact",
-    "Firing", "Halt", "Modify", "ModifyFact", "Not", "P", "Pattern", "Production", "Retract",
-    "RetractFact", "ReteError", "Rule", "Session", "SlotPred", "Template", "Test", "V", "Var",
-    "template",
+    "Assert", "AssertFact", "AssertLogical", "Call", "Collect", "Context", "Exists", "Expr",
+    "Fact", "Firing", "Halt", "Modify", "ModifyFact", "Not", "P", "Pattern", "Production",
+    "Retract", "RetractFact", "ReteError", "Rule", "Session", "SlotPred", "Template", "Test", "V",
+    "Var", "template",
 ]

@@ -339,15 +339,15 @@ class Compiler:
                     pat = inner[0]
                     amem, first, exprs = self.alpha_memory(pat, rule)
                     slots = self.check_slots(pat.template, pat.slots, rule)
-                    local = self._pattern_locals(pat, first, bindings, depth, rule)
-                    spec = self.join_spec(slots, exprs, amem, bindings, depth, [], rule, local)
-                    attach = self._negative_under(store, amem, spec, exists)
                     if isinstance(c, Collect) and pat.bind:
                         raise CompileError(f"bind the collect, not the pattern it collects "
                                            f"(?{pat.bind})", rule)
+                    if isinstance(c, Collect) and c.bind in bindings:
+                        raise CompileError(f"variable ?{c.bind} is bound twice", rule)
+                    local = self._pattern_locals(pat, first, bindings, depth, rule)
+                    spec = self.join_spec(slots, exprs, amem, bindings, depth, [], rule, local)
+                    attach = self._negative_under(store, amem, spec, exists)
                     if isinstance(c, Collect) and c.bind:
-                        if c.bind in bindings:
-                            raise CompileError(f"variable ?{c.bind} is bound twice", rule)
                         bindings = {**bindings,
                                     c.bind: (depth, Collected(attach.spec, attach.amem))}
                 else:
@@ -516,10 +516,9 @@ class Collected:
     oldest time tag first: the order does not depend on how a memory was
     filled (a rollback puts a fact back at the end of its bucket)."""
 
-    __slots__ = ("spec", "query")
+    __slots__ = ("query",)
 
     def __init__(self, spec: JoinSpec, amem: AlphaMemory):
-        self.spec = spec
         test = spec.test
         lk = spec.left_key
         if lk is None:
