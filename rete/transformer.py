@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from lark import Token, Transformer
 
 from .errors import SlotValueError
-from .model import (AssertFact, Call, Collect, Exists, Expr, Halt, Modify, Not, Pattern, Production,
-                    Retract, SlotPred, Template, Test, Var)
+from .model import (AssertFact, Call, Collect, Exists, Expr, Halt, Modify, Not, Pattern,
+                    Production, Retract, SlotPred, Template, Test, Var)
 
 __all__ = ["RuleFile", "RuleLocation", "RuleTextBuilder", "SyntaxAt"]
 
@@ -379,10 +379,11 @@ class RuleTextBuilder(Transformer):
             raise SyntaxAt("the pattern a collect reads may test its slots against constants "
                            "only: a predicate on a variable would join, and a collect does not",
                            kw)
-        if bind is not None:
-            self.refs.append(("var", str(bind)[1:], *_pos(bind)))
-            self.refs.append(("collect", str(bind)[1:], *_pos(bind)))
-        return [Collect(pat, str(bind)[1:] if bind is not None else None)]
+        name = None if bind is None else str(bind)[1:]
+        if name is not None:
+            self.refs.append(("var", name, *_pos(bind)))
+            self.refs.append(("collect", name, *_pos(bind)))
+        return [Collect(pat, name)]
 
     # ---------------------------------------------------------- actions
 

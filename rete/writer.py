@@ -11,8 +11,8 @@ import math
 import re
 from typing import TYPE_CHECKING
 
-from .model import (AssertFact, Call, Collect, Exists, Expr, Halt, Modify, Not, Pattern, Production,
-                    Retract, SlotPred, Template, Test, Var)
+from .model import (AssertFact, Call, Collect, Exists, Expr, Halt, Modify, Not, Pattern,
+                    Production, Retract, SlotPred, Template, Test, Var)
 
 if TYPE_CHECKING:
     from .language import RuleFile
