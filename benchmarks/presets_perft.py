@@ -22,6 +22,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
+from benchmarks.progress import track  # noqa: E402
 from chess_rules.fide import fide_rules  # noqa: E402
 from chess_rules.game import Game  # noqa: E402
 from presets import registry  # noqa: E402
@@ -64,18 +65,17 @@ def main(argv=None) -> int:
     ids = args.presets or [m.id for m in registry.all_presets()]
     con = Console(stderr=False)
     table = Table(title=f"perft({args.depth}) with make/undo: each preset vs plain FIDE")
-    for col in ("preset", "layout", "nodes", "preset n/s", "FIDE n/s", "ratio", ""):
+    for col in ("preset", "layout", "nodes", "preset n/s", "FIDE n/s", "ratio", "note"):
         table.add_column(col, justify="right" if col in ("nodes", "preset n/s", "FIDE n/s", "ratio")
                          else "left")
     fide = fide_rules()
     slow = []
-    for i, pid in enumerate(ids, 1):
+    for pid in track(ids, len(ids), "presets"):
         meta = registry.get(pid)
         layout = meta.preferred_layout or "standard"
         fen = get_layout(layout).fen
         combo = _with_requirements(pid)
         rs = registry.load(*combo)
-        con.print(f"[{i}/{len(ids)}] {pid} ...", end="\r")
         n, ours = _rate(lambda: Game(fen, ruleset=rs), args.depth, args.min_time)
         _, base = _rate(lambda: Game(fen, ruleset=fide), args.depth, args.min_time)
         ratio = ours / base

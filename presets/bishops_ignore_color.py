@@ -23,8 +23,9 @@ Fairy-Stockfish: compared in ``tests/presets/test_v1_fsf.py`` with the bishop
 replaced by a ``BW`` (bishop + wazir) piece: legal moves, promotions included,
 and perft agree; no semantic difference found.
 """
-from rete import Call, P, Rule, V
+from rete import Call, Collect, P, Rule, V
 
+from chess_rules.helpers import for_each_piece
 from chess_rules.moves import Move
 from chess_rules.squares import ORTHOGONAL, SQUARE_NAMES
 
@@ -82,9 +83,10 @@ def apply(rules, config) -> None:
                 return True
         return False
 
-    rules.function("gen.bishop-orthogonal-step", gen_step)
+    rules.function("gen.bishop-orthogonal-step", for_each_piece(gen_step))
     rules.add(Rule("preset.bishop-orthogonal-step", stage="generate", attacks=attacks,
                    doc="A bishop steps one square N, E, S or W to an empty square or "
                        "onto an enemy piece.")
-              .when(P("movegen", color=V.c), P("piece", type="bishop", color=V.c).as_("p"))
-              .then(Call("gen.bishop-orthogonal-step", V.p)))
+              .when(P("movegen", color=V.c),
+                    Collect(P("piece", type="bishop", color=V.c)).as_("ps"))
+              .then(Call("gen.bishop-orthogonal-step", V.ps)))

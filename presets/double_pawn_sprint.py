@@ -22,10 +22,11 @@ Fairy-Stockfish: compared in ``tests/presets/test_v1_fsf.py`` with chess whose
 ``doubleStepRegion`` is every rank: legal moves (mid-board en passant and the
 promoting sprint included) and perft agree; no semantic difference found.
 """
-from rete import Call, P, Rule, V
+from rete import Call, Collect, P, Rule, V
 
 from chess_rules import geometry as geo
 from chess_rules.errors import FenError
+from chess_rules.helpers import for_each_piece
 from chess_rules.moves import Move
 from chess_rules.squares import SQUARE_NAMES, opposite
 
@@ -95,12 +96,13 @@ def apply(rules, config) -> None:
         else:
             st.add(Move(sq, to, None, "pawn", "double-push", None, rule, ep_square=mid))
 
-    rules.function("gen.pawn-sprint", gen_sprint)
+    rules.function("gen.pawn-sprint", for_each_piece(gen_sprint))
     rules.replace(Rule("fide.pawn-double-push", stage="generate",
                        doc="double-pawn-sprint: a pawn on any rank advances two squares "
                            "through an empty one (promoting on the last rank).")
-                  .when(P("movegen", color=V.c), P("piece", type="pawn", color=V.c).as_("p"))
-                  .then(Call("gen.pawn-sprint", V.p)))
+                  .when(P("movegen", color=V.c),
+                        Collect(P("piece", type="pawn", color=V.c)).as_("ps"))
+                  .then(Call("gen.pawn-sprint", V.ps)))
     rules.config["strict-ep"] = False
     rules.config["ep-pawn-infer"] = infer_ep_pawn
     rules.setup_hooks.append(fix_ep_targets)

@@ -30,8 +30,9 @@ Rulings:
 Fairy-Stockfish: not compared - FSF's Betza has no two-leap knight whose
 intermediate square must be empty.
 """
-from rete import Call, P, Rule, V
+from rete import Call, Collect, P, Rule, V
 
+from chess_rules.helpers import for_each_piece
 from chess_rules.moves import Move
 from chess_rules.squares import SQUARE_NAMES
 
@@ -102,8 +103,9 @@ def apply(rules, config) -> None:
     rules.replace(old.replace(
         meta=meta, doc=old.doc + " (knights-leap-twice: it attacks its one- and two-leap "
                                  "squares)"))
-    rules.function("gen.knight-double-leap", gen_double)
+    rules.function("gen.knight-double-leap", for_each_piece(gen_double))
     rules.add(Rule("preset.knight-double-leap", stage="generate",
                    doc="A knight makes two knight leaps through an empty intermediate square.")
-              .when(P("movegen", color=V.c), P("piece", type="knight", color=V.c).as_("p"))
-              .then(Call("gen.knight-double-leap", V.p)))
+              .when(P("movegen", color=V.c),
+                    Collect(P("piece", type="knight", color=V.c)).as_("ps"))
+              .then(Call("gen.knight-double-leap", V.ps)))

@@ -11,8 +11,9 @@ except for one difference, filtered there and pinned by its own test: FSF's
 initial double step depends on the square only, so a pawn that stepped back to
 its home rank may double-step again in FSF, never here (DECISIONS.md).
 """
-from rete import Call, P, Rule, V
+from rete import Call, Collect, P, Rule, V
 
+from chess_rules.helpers import for_each_piece
 from chess_rules.moves import Move
 from chess_rules.squares import SQUARE_NAMES
 
@@ -45,8 +46,8 @@ def apply(rules, config) -> None:
             st.refuse(SQUARE_NAMES[sq] + SQUARE_NAMES[to], rule,
                       f"{SQUARE_NAMES[to]} is occupied (a backward step never captures)")
 
-    rules.function("gen.pawn-backward", gen_backward)
+    rules.function("gen.pawn-backward", for_each_piece(gen_backward))
     rules.add(Rule("preset.pawn-backward-push", stage="generate",
                    doc="A pawn steps one square straight backward to an empty square.")
-              .when(P("movegen", color=V.c), P("piece", type="pawn", color=V.c).as_("p"))
-              .then(Call("gen.pawn-backward", V.p)))
+              .when(P("movegen", color=V.c), Collect(P("piece", type="pawn", color=V.c)).as_("ps"))
+              .then(Call("gen.pawn-backward", V.ps)))

@@ -31,9 +31,10 @@ Rulings (DECISIONS.md):
 
 Fairy-Stockfish: not compared - FSF has no warping rider.
 """
-from rete import Call, P, Rule, V
+from rete import Call, Collect, P, Rule, V
 
 from chess_rules import geometry as geo
+from chess_rules.helpers import for_each_piece
 from chess_rules.moves import Move
 from chess_rules.squares import ORTHOGONAL
 from chess_rules.topology import ROOK_WARP
@@ -75,9 +76,9 @@ def apply(rules, config) -> None:
     meta["attacks"] = warp_attacks
     meta["attack-group"] = "preset"
     rules.replace(old.replace(meta=meta, doc=old.doc + " (rook-warp: its attacks warp)"))
-    rules.function("gen.rook-warp-slide", gen_warp)
+    rules.function("gen.rook-warp-slide", for_each_piece(gen_warp))
     rules.add(Rule("preset.rook-warp-slide", stage="generate",
                    doc="A rook's slide that reached the edge through empty squares continues "
                        "from the opposite edge of its rank or file.")
-              .when(P("movegen", color=V.c), P("piece", type="rook", color=V.c).as_("p"))
-              .then(Call("gen.rook-warp-slide", V.p)))
+              .when(P("movegen", color=V.c), Collect(P("piece", type="rook", color=V.c)).as_("ps"))
+              .then(Call("gen.rook-warp-slide", V.ps)))
