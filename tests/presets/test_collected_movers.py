@@ -14,7 +14,7 @@ import pytest
 
 from chess_rules.game import Game
 from presets import registry
-from rete import Call, Collect, P, V
+from rete import Call, Collect, V
 
 # preset id -> its mover (a production the preset adds or replaces), the piece type
 MOVERS = {
