@@ -126,7 +126,10 @@ class MatchError(FactError):
 class ActionError(ReteError):
     """An action raised while a production fired; the run was rolled back."""
 
-    def __init__(self, rule: str, cause: BaseException):
+    def __init__(self, rule: str, cause: BaseException, at: tuple | None = None):
         self.rule = rule
         self.cause = cause
-        super().__init__(f"rule {rule!r} failed in its action: {cause!r}")
+        # ``source``, ``line``, ``column``: the action in rule text that raised
+        self.source, self.line, self.column = at if at is not None else (None, None, None)
+        where = f"{self.source}:{self.line}:{self.column}: " if at is not None else ""
+        super().__init__(f"{where}rule {rule!r} failed in its action: {cause!r}")

@@ -378,11 +378,16 @@ class Production:
     source: str = "python"
     doc: str = ""
     meta: Mapping[str, Any] = field(default_factory=dict)
+    # where rule text wrote each action, ``(line, column)`` in ``source`` (empty
+    # for a production built in Python): a run-time error names the action's line
+    action_lines: tuple = field(default=(), compare=False, repr=False)
 
     def replace(self, **changes) -> "Production":
         d = dict(name=self.name, conditions=self.conditions, actions=self.actions,
                  stage=self.stage, salience=self.salience, source=self.source,
                  doc=self.doc, meta=self.meta)
+        if "actions" not in changes and "source" not in changes:
+            d["action_lines"] = self.action_lines
         d.update(changes)
         return Production(**d)
 

@@ -548,6 +548,7 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
         ctx = None
         was_firing = self._firing
         self._firing = True
+        a = None
         try:
             for a in pnode.compiled:
                 kind = a[0]
@@ -576,14 +577,13 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
                     self._halted = True
                 if self._tms_queue:
                     self._settle()
+            a = None        # a failure from here on is no one action's
             if self._renewals:
                 self._flush_renewals()
         except ActionError:
             raise
-        except ReteError as e:
-            raise ActionError(pnode.production.name, e) from e
         except Exception as e:
-            raise ActionError(pnode.production.name, e) from e
+            raise ActionError(pnode.production.name, e, _action_at(pnode, a)) from e
         finally:
             self._firing = was_firing
 
@@ -662,3 +662,16 @@ def _rules_testing(exc: BaseException) -> str:
 
 def _pnode_of(tok):
     return tok.node if getattr(tok.node, "kind", "") == "production" else None
+
+
+def _action_at(pnode, action) -> tuple | None:
+    """``(source, line, column)`` of the rule text's action whose compiled form is
+    ``action`` (None for a production built in Python, or no action)."""
+    lines = pnode.production.action_lines
+    if action is None or not lines:
+        return None
+    for i, a in enumerate(pnode.compiled):
+        if a is action:
+            line, col = lines[i]
+            return (pnode.production.source, line, col) if line else None
+    return None

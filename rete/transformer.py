@@ -12,7 +12,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from lark import Token, Transformer
+from lark import Token, Transformer, v_args
 
 from .errors import SlotValueError
 from .model import (AssertFact, Call, Collect, Exists, Expr, Halt, Modify, Not, Pattern,
@@ -287,8 +287,9 @@ class RuleTextBuilder(Transformer):
                 conds = tuple(x)
             else:
                 actions.append(x)
-        p = Production(name, conds, tuple(actions), opts["stage"], opts["salience"],
-                       self.source, doc, opts["meta"])
+        p = Production(name, conds, tuple(a for a, _ in actions), opts["stage"],
+                       opts["salience"], self.source, doc, opts["meta"],
+                       tuple(at for _, at in actions))
         loc = RuleLocation(*_pos(kw), name=_pos(name_tok),
                    stage=_pos(seen["stage"].tok) if "stage" in seen else None, refs=self.refs)
         self.refs = []
@@ -390,7 +391,8 @@ class RuleTextBuilder(Transformer):
     def slot_value(self, c):
         return (c[0], c[1])
 
-    def assert_(self, c):
+    @v_args(meta=True)
+    def assert_(self, meta, c):
         logical = False
         i = 0
         if isinstance(c[0], Token) and c[0].type == "LOGICAL":
@@ -402,9 +404,10 @@ class RuleTextBuilder(Transformer):
         for tok, v in c[i + 1:]:
             self.refs.append(("slot", (tname, str(tok)), *_pos(tok)))
             slots.append((str(tok), v))
-        return AssertFact(tname, tuple(slots), logical)
+        return AssertFact(tname, tuple(slots), logical), (meta.line, meta.column)
 
-    def modify(self, c):
+    @v_args(meta=True)
+    def modify(self, meta, c):
         var = c[0]
         name = str(var)[1:]
         self.refs.append(("var", name, *_pos(var)))
@@ -413,20 +416,23 @@ class RuleTextBuilder(Transformer):
         for tok, v in c[1:]:
             self.refs.append(("mslot", (name, str(tok)), *_pos(tok)))
             slots.append((str(tok), v))
-        return Modify(name, tuple(slots))
+        return Modify(name, tuple(slots)), (meta.line, meta.column)
 
-    def retract(self, c):
+    @v_args(meta=True)
+    def retract(self, meta, c):
         var = c[0]
         self.refs.append(("var", str(var)[1:], *_pos(var)))
         self.refs.append(("target", str(var)[1:], *_pos(var)))
-        return Retract(str(var)[1:])
+        return Retract(str(var)[1:]), (meta.line, meta.column)
 
-    def call_action(self, c):
+    @v_args(meta=True)
+    def call_action(self, meta, c):
         e = c[0]
-        return Call(e.fn, *e.args)
+        return Call(e.fn, *e.args), (meta.line, meta.column)
 
-    def halt(self, c):
-        return Halt()
+    @v_args(meta=True)
+    def halt(self, meta, c):
+        return Halt(), (getattr(meta, "line", 0), getattr(meta, "column", 0))
 
     def start(self, c):
         return self.out

@@ -130,6 +130,18 @@ def test_cli_accepts_rules(capsys):
     assert rc != 0 and "cannot read rule file" in err
 
 
+def test_cli_run_time_error_of_a_rule_file_names_the_action(capsys, tmp_path):
+    hr = tmp_path / "crash.hr"
+    hr.write_text('rule "house.crash" stage generate\nwhen\n  movegen(color: ?c)\n'
+                  '  ?p <- piece(type: king, color: ?c)\nthen\n'
+                  '  call gen-leap(?p, mod(1, 0))\nend\n')
+    from chess_rules.cli import main
+    rc = main(["moves", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", "--rules", str(hr)])
+    err = capsys.readouterr().err
+    assert rc != 0
+    assert f"{hr}:6:3: rule 'house.crash' failed in its action: ZeroDivisionError" in err
+
+
 _RULE = 'rule "x" stage {stage}\nwhen\n  movegen(color: ?c)\n  ?p <- piece(type: rook, {slot}: ?c)\nthen\n  call {fn}({var}, "NE")\nend\n'
 _OK = dict(stage="generate", slot="color", fn="gen-leap", var="?p")
 

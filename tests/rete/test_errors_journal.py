@@ -120,6 +120,60 @@ def test_action_error_rolls_the_run_back(s):
           .then(ModifyFact("f", x=Expr("add", V.v, 1))))
     e = refused(s, E.ActionError, s.run)
     assert e.rule == "explode" and isinstance(e.cause, ZeroDivisionError)
+    # built in Python: no text to point at
+    assert e.line is None and str(e).startswith("rule 'explode' failed in its action")
+
+
+RAISING_ACTIONS = """\
+template c(n)
+rule "first" salience 9
+when
+  ?f <- a(x: ?v)
+then
+  assert b(x: ?v)
+  modify ?f (y: mod(?v, 0))
+end
+
+rule second salience 8
+when
+  ?f <- a(x: ?v)
+then
+    call boom2(?v)
+end
+
+rule third salience 7
+when
+  ?f <- a(x: ?v)
+then
+  retract ?f
+  assert c(n: add(?v, "s"))
+  halt
+end
+"""
+
+
+@pytest.mark.parametrize("rule, line, column", [("first", 7, 3), ("second", 14, 5),
+                                                ("third", 22, 3)])
+def test_an_action_error_points_at_the_action_in_the_rule_text(s, rule, line, column):
+    s.register_function("boom2", lambda ctx, v: 1 / 0)
+    load_rules(s, RAISING_ACTIONS, "house.hr")
+    for other in {"first", "second", "third"} - {rule}:
+        s.remove_production(other)
+    e = refused(s, E.ActionError, s.run)
+    assert (e.rule, e.source, e.line, e.column) == (rule, "house.hr", line, column)
+    assert str(e).startswith(f"house.hr:{line}:{column}: rule {rule!r} failed in its action: ")
+
+
+def test_a_production_keeps_its_action_lines_only_while_its_actions_stay(s):
+    s.register_function("boom2", lambda ctx, v: 1 / 0)
+    (p,) = [q for q in load_rules(s, RAISING_ACTIONS, "house.hr").productions
+            if q.name == "second"]
+    assert p.action_lines == ((14, 5),)
+    assert p.replace(salience=1).action_lines == ((14, 5),)
+    assert p.replace(actions=(Call("boom2", V.v), Call("boom2", V.v))).action_lines == ()
+    assert p.replace(source="python").action_lines == ()
+    # positions are not part of what a production is
+    assert p == p.replace(salience=p.salience) and "action_lines" not in repr(p)
 
 
 # ---------------------------------------------------------------- journal
