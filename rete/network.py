@@ -94,7 +94,14 @@ class Store:
         facts = tok.facts
         for ent in self.indexes.values():
             idx = ent[1]
-            k = ent[0](facts)
+            try:
+                k = ent[0](facts)
+            except Exception:
+                # a key that raises (an expression in a join) raised when the
+                # token was filed too, so it may be in no bucket: an undo must
+                # not fail on it again
+                _unfile(idx, tok)
+                continue
             try:
                 b = idx.get(k)
             except TypeError:
@@ -252,6 +259,16 @@ class ProductionNode(Store):
             tok.activation = None
         if tok.supported and not s._rolling:
             s._tms_queue.append(tok)
+
+
+def _unfile(idx: dict, tok: Token) -> None:
+    """Take ``tok`` out of whichever bucket of ``idx`` holds it (a scan: only
+    for a token whose key cannot be computed)."""
+    for k, b in list(idx.items()):
+        if tok in b:
+            del b[tok]
+            if not b:
+                del idx[k]
 
 
 # ---------------------------------------------------------------- beta side: joins

@@ -443,9 +443,11 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
         except BaseException as e:
             self._tms_queue.clear()
             self._unblocked.clear()
-            self._undo(pos)
-            if temp:
-                self._journal = None
+            try:
+                self._undo(pos)
+            finally:
+                if temp:        # even if the undo failed: journaling must not stay on
+                    self._journal = None
             if isinstance(e, ReteError) or not isinstance(e, Exception):
                 raise
             raise MatchError(f"a test{_rules_testing(e)} raised while matching the change: {e!r}",
