@@ -89,10 +89,10 @@ def load_rule_text(ruleset: RuleSet, text: str, source: str = "<rules>") -> Rule
                 f"'remove {name}': no production named {name!r}"), source, line, col)
         rs.remove(name, origin)
     locs = {}
-    for prod, loc in zip(rf.productions, rf.rule_locs):
+    for prod, loc, replacing in zip(rf.productions, rf.rule_locs, rf.replacing):
         locs[prod.name] = loc
         _check_helper_calls(prod, loc, rs.functions, source)
-        if prod.name in rf.replaces:
+        if replacing:
             if prod.name not in rs.productions:
                 raise _located(UnknownProductionError(
                     f"rule {prod.name!r} replaces a production that does not exist"),

@@ -27,10 +27,19 @@ class NetworkEditing:
 
         Productions added together are planned together: the join order
         (:mod:`rete.joinorder`) sees the state changes of all of them.
+        All or nothing: if one of them fails, those added before it go again.
         """
+        done = []
         with self.adding(prods):
-            for p in prods:
-                self.add_production(p)
+            try:
+                for p in prods:
+                    done.append(self.add_production(p))
+            except BaseException:
+                # they are new (add never replaces) and have not fired: taking
+                # them out leaves the session as it was
+                for pnode in reversed(done):
+                    self.remove_production(pnode.production.name)
+                raise
 
     @contextmanager
     def adding(self, prods):
@@ -57,6 +66,18 @@ class NetworkEditing:
         old = self.productions.get(prod.name)
         if old is not None and not replace:
             raise DuplicateProductionError(f"production {prod.name!r} already exists")
+        pnode = self._compile_beside(prod)
+        if old is not None:
+            self._remove_pnode(old)
+        self.productions[prod.name] = pnode
+        return pnode
+
+    def _compile_beside(self, prod: Production):
+        """Compile ``prod`` into the network, matched against the facts present,
+        without registering it: a production of the same name stays until the
+        caller puts this one in its place (or drops it with
+        :meth:`_remove_pnode`, which leaves the session as it was: the new
+        production has not fired)."""
         if prod.stage not in self.stage_index:
             err = UnknownStageError(
                 f"rule {prod.name!r}: stage {prod.stage!r} is not declared "
@@ -65,9 +86,6 @@ class NetworkEditing:
             raise err
         with self._atomic_network():
             pnode = self.compiler.add_production(prod)
-        if old is not None:
-            self._remove_pnode(old)
-        self.productions[prod.name] = pnode
         self._reactive = None
         self._below = {}
         return pnode

@@ -126,26 +126,29 @@ def load_rules(session, text_or_path, source: str | None = None, *,
 
     ``text_or_path`` is rule text, a :class:`~pathlib.Path`, or a string naming an
     existing file. Every function the text ``uses`` must already be registered.
-    All or nothing: on any error the session keeps no production, template or
-    stage from this text (productions it replaced, with ``replace=True``, come
-    back), and the error is re-raised with ``source:line:column: `` in front of
-    its message and ``line``/``column``/``source`` attributes.
+    ``rule NAME replaces`` (or every rule, with ``replace=True``) takes the place
+    of the production of that name as the text has it so far; ``remove NAME``
+    takes one out. All or nothing: the text's productions are compiled beside
+    the ones they replace, and the removals and replacements are made only once
+    every production has compiled, so on any error the session is exactly as it
+    was (no production, template or stage from this text; the replaced and
+    removed productions with their fired matches and the facts they support).
+    The error is re-raised with ``source:line:column: `` in front of its message
+    and ``line``/``column``/``source`` attributes.
     """
     text, src = _read(text_or_path, source)
     rf = parse_rules(text, src)
     saved_templates = dict(session.templates)
     saved_stage_after = list(session._stage_after)
     saved_stages = list(session.stages)
-    added: list[str] = []
-    replaced: dict[str, Production] = {}
-    removed: list[Production] = []
+    staged: list = []                   # compiled, not yet in session.productions
+    names = set(session.productions)    # the production names as the text goes on
     try:
         for name, (line, col) in zip(rf.removals, rf.removal_lines):
-            if name not in session.productions:
+            if name not in names:
                 raise _located(UnknownProductionError(
                     f"'remove {name}': no production named {name!r}"), src, line, col)
-            removed.append(session.get_production(name))
-            session.remove_production(name)
+            names.discard(name)
         for t, (line, col) in zip(rf.templates, rf.template_lines):
             try:
                 session.deftemplate(t)
@@ -162,33 +165,39 @@ def load_rules(session, text_or_path, source: str | None = None, *,
                     f"function {name!r} is declared by 'uses' but not registered in the "
                     f"session (register it with Session.register_function)"), src, line, col)
         with session.adding(rf.productions):
-            for prod, loc in zip(rf.productions, rf.rule_locs):
+            for prod, loc, replacing in zip(rf.productions, rf.rule_locs, rf.replacing):
                 _check_modify_slots(session, prod, loc)
-                if prod.name in rf.replaces and prod.name not in session.productions:
+                if replacing and prod.name not in names:
                     raise _located(UnknownProductionError(
                         f"rule {prod.name!r} replaces a production that does not exist"),
                         src, loc.line, loc.column)
-                replace_this = replace or prod.name in rf.replaces
-                if replace_this and prod.name in session.productions and prod.name not in added \
-                        and prod.name not in replaced:
-                    replaced[prod.name] = session.get_production(prod.name)
+                if prod.name in names and not (replace or replacing):
+                    raise _located(DuplicateProductionError(
+                        f"production {prod.name!r} already exists"), src, *loc.name)
                 try:
-                    session.add_production(prod, replace=replace_this)
+                    staged.append(session._compile_beside(prod))
                 except ReteError as e:
                     raise _located(e, src, *error_position(e, loc, session.templates,
-                                                                  session.functions))
-                added.append(prod.name)
+                                                           session.functions))
+                names.add(prod.name)
     except BaseException:
-        for name in reversed(added):
-            if name in session.productions:
-                session.remove_production(name)
-        for old in list(replaced.values()) + removed:
-            if old.name not in session.productions:
-                session.add_production(old)
+        for pnode in reversed(staged):
+            session._remove_pnode(pnode)
         session.templates.clear()
         session.templates.update(saved_templates)
         if session._stage_after != saved_stage_after or session.stages != saved_stages:
             session._stage_after[:] = saved_stage_after
             session._relayout_stages()
         raise
+    # everything compiled: now the removals and replacements (nothing here raises)
+    for name in rf.removals:
+        session.remove_production(name)
+    for pnode in staged:
+        name = pnode.production.name
+        old = session.productions.get(name)
+        if old is not None:
+            session._remove_pnode(old)
+        session.productions[name] = pnode
+    session._reactive = None
+    session._below = {}
     return rf

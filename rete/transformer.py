@@ -44,7 +44,8 @@ class RuleFile:
     productions: list[Production] = field(default_factory=list)
     functions: list[str] = field(default_factory=list)
     removals: list[str] = field(default_factory=list)
-    replaces: set[str] = field(default_factory=set)
+    replaces: set[str] = field(default_factory=set)      # the names of the next list's True
+    replacing: list[bool] = field(default_factory=list)  # per production: written ``replaces``
     source: str = "<string>"
     # positions, aligned with the lists above
     template_lines: list[tuple[int, int]] = field(default_factory=list, repr=False, compare=False)
@@ -295,6 +296,7 @@ class RuleTextBuilder(Transformer):
         self.refs = []
         if "replaces" in seen:
             self.out.replaces.add(name)
+        self.out.replacing.append("replaces" in seen)
         self.out.productions.append(p)
         self.out.rule_locs.append(loc)
 

@@ -235,9 +235,11 @@ def format_rule_file(rf: RuleFile) -> str:
         out.append(f"remove {', '.join(_fmt_rule_name(n) for n in rf.removals)}\n")
     if out:
         out.append("\n")
-    for p in rf.productions:
+    replacing = rf.replacing if len(rf.replacing) == len(rf.productions) \
+        else [p.name in rf.replaces for p in rf.productions]     # a RuleFile made by hand
+    for p, repl in zip(rf.productions, replacing):
         text = format_production(p)
-        if p.name in rf.replaces:
+        if repl:
             head, rest = text.split("\n", 1)
             text = f"{head} replaces\n{rest}"
         out.append(text + "\n")

@@ -339,3 +339,16 @@ end
     rs = load_rule_text(fide_rules(), text, "g.hr")
     assert not Game("8/8/8/8/8/1k6/8/R3K1B1 b - - 0 1", ruleset=rs).is_check()
     assert Game("8/8/8/8/8/7k/8/R3K1B1 b - - 0 1", ruleset=rs).is_check()     # g1-h3
+
+
+def test_replaces_belongs_to_the_rule_that_says_it():
+    # a plain rule of FIDE's name is refused even when a later rule of that
+    # name says replaces (the flag is the rule's, not the name's)
+    km = ('rule fide.king-move stage generate\nwhen\n  movegen(color: ?c)\n'
+          '  ?p <- piece(type: king, color: ?c)\nthen\n  call gen-leap(?p, "N")\nend\n')
+    with pytest.raises(DuplicateProductionError) as ei:
+        load_rule_text(fide_rules(), km + km.replace("stage generate", "replaces stage generate"),
+                       "h.hr")
+    assert (ei.value.line, ei.value.column) == (1, 6)
+    rs = load_rule_text(fide_rules(), km.replace("stage generate", "replaces stage generate"))
+    assert rs.productions["fide.king-move"].actions[0].args[1] == "N"
