@@ -95,6 +95,13 @@ class Compiler:
         for p in pat.preds:
             ps = self.slot(pat.template, p.slot, rule)
             fn = self._function(p.fn, rule)
+            if any(isinstance(a, (Var, Expr)) for a in p.args):
+                # an alpha test sees one fact: a variable would be compared as
+                # the Var object itself (rule text cannot write this)
+                raise CompileError(
+                    f"the predicate {p.fn!r} on slot {ps!r} of {pat.template!r} takes a "
+                    f"variable or expression; slot predicates take constants only (write a "
+                    f"Test, or bind the slot to a variable and test that)", rule)
             extra.append(lambda f, fn=fn, s=ps, args=p.args: bool(fn(f.values.get(s), *args)))
             sig.append(("pred", ps, p.fn if isinstance(p.fn, str) else None, id(fn), p.args))
         try:

@@ -23,7 +23,7 @@ def read_text_file(path, what: str = "file") -> str:
     """A UTF-8 text file's contents; a file that cannot be read, or is not UTF-8,
     raises :class:`OSError` naming it (``what``: "rule file", "scenario file")."""
     try:
-        return Path(path).read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8-sig")   # a byte-order mark is no text
     except UnicodeDecodeError as e:
         raise OSError(f"cannot read {what} {str(path)!r}: not UTF-8 text "
                       f"(byte {e.start}: {e.reason})") from None

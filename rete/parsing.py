@@ -42,7 +42,9 @@ def _describe_terminal(name: str) -> str:
 
 def _rule_context(text: str, line: int) -> str:
     """`` (in rule 'x')`` for the last rule header at or before ``line``."""
-    head = "\n".join(text.splitlines()[:max(line, 0)])
+    # lines as the parser counts them: str.splitlines also breaks at \r, \x0c,
+    # \u2028 ... inside strings and comments
+    head = "\n".join(text.split("\n")[:max(line, 0)])
     found = None
     for m in re.finditer(r'(?m)^\s*rule\s+("(?:[^"\\\n]|\\.)*"|[^\s#]+)', head):
         found = m.group(1)

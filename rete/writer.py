@@ -140,7 +140,7 @@ def _fmt_pattern(p: Pattern) -> str:
         while preds and preds[0].slot == slot:
             parts.append(_fmt_pred(preds.pop(0)))
         entries.append(f"{_fmt_slot(slot)}: " + " & ".join(parts))
-    head = f"{_fmt_var(p.bind)} <- " if p.bind else ""
+    head = f"{_fmt_var(p.bind)} <- " if p.bind is not None else ""
     return f"{head}{_fmt_name(p.template, 'template name')}({', '.join(entries)})"
 
 
@@ -155,7 +155,8 @@ def _fmt_condition(c) -> str:
         if c.pattern.bind is not None:
             raise _Unwritable("a collect's pattern cannot be bound in rule text "
                               "(bind the collect)")
-        return (f"?{c.bind} <- " if c.bind else "") + f"collect {_fmt_pattern(c.pattern)}"
+        head = f"{_fmt_var(c.bind)} <- " if c.bind is not None else ""
+        return f"{head}collect {_fmt_pattern(c.pattern)}"
     if isinstance(c, (Not, Exists)):
         kw = "not" if isinstance(c, Not) else "exists"
         if not c.conditions:

@@ -23,6 +23,11 @@ def session():
     (Rule("odd-action").when(P("n")).then("retract"), "not an action: 'retract'"),
     (Rule("slot-not-fact").when(P("n", x=V.v)).then(RetractFact("v")),
      "?v holds a slot value, not a fact"),
+    # an alpha test sees one fact: it would compare the slot with the Var object
+    (Rule("var-in-pred").when(P("n", x=V.w), P("n", y=V.w).where("x", "=", V.w)),
+     "slot predicates take constants only"),
+    (Rule("expr-in-pred").when(P("n", x=V.w).where("y", "<", Expr("add", V.w, 1))),
+     "slot predicates take constants only"),
 ])
 def test_compile_errors_name_the_rule(rule, message):
     s = session()

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rete import (Assert, AssertLogical, Call, Exists, Expr, Halt, ModifyFact,
+from rete import (Assert, AssertLogical, Call, Collect, Exists, Expr, Halt, ModifyFact,
                   Not, P, Production, RetractFact, Rule, RuleSyntaxError, Session, SlotPred,
                   Template, V, Var)
 from rete import Test as JoinTest  # not collected by pytest
@@ -256,6 +256,12 @@ def test_format_refuses_what_text_cannot_say():
         format_production(Rule("r").then(Assert("x", a=float("nan"))).build())
     with pytest.raises(ValueError):
         format_production(Rule("r").when(P("not", a=1)).build())
+    # a binding no variable of rule text can spell (or none at all)
+    for bind in ("x.y", ""):
+        with pytest.raises(ValueError, match="variable name"):
+            format_production(Rule("r").when(Collect(P("b", x=1)).as_(bind)).build())
+        with pytest.raises(ValueError, match="variable name"):
+            format_production(Rule("r").when(P("b", x=1).as_(bind)).build())
 
 
 _names = st.from_regex(r"[a-z][a-z0-9_]{0,4}(-[a-z0-9]{1,3})?(\.[a-z]{1,3})?", fullmatch=True)
@@ -675,3 +681,20 @@ def test_an_action_that_calls_a_function_of_values_is_refused_at_the_call():
     assert "'add' is a function of values" in str(e)
     assert "r" not in s.productions
     load_rules(s, 'rule r when person(name: ?n) then call print(?n) end')   # print acts
+
+
+def test_a_syntax_error_names_its_rule_whatever_the_line_breaks_in_strings():
+    # \u2028 and \x0c break lines for str.splitlines, not for the parser
+    text = 'rule first "a\u2028b\x0cc" then end\nrule second\nwhen\n  p(x ?y)\nthen\nend\n'
+    with pytest.raises(RuleSyntaxError) as ei:
+        parse_rules(text, "s.hr")
+    assert (ei.value.line, ei.value.column) == (4, 7)
+    assert str(ei.value).endswith("(in rule 'second')")
+
+
+def test_a_rule_file_may_start_with_a_byte_order_mark(tmp_path):
+    f = tmp_path / "bom.hr"
+    f.write_bytes("\ufefftemplate item (n)\nrule r when item(n: 1) then halt end\n".encode())
+    s = Session()
+    load_rules(s, f)
+    assert "r" in s.productions
