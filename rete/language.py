@@ -46,8 +46,10 @@ pattern, on the variable bound to the slot.
 any fact matches the pattern, as ``exists`` does, and binds ``?fs`` to those
 facts (a tuple), read when the rule fires: actions may take it (the builtin
 ``count(?fs)`` is its size), tests and patterns may not. ``collect`` is a
-keyword, like ``not`` and ``exists``: no pattern can name a template
-``collect``.
+keyword where a condition starts, like ``not``, ``exists`` and ``test``: an
+unbound pattern there cannot name a template ``collect``. Elsewhere keywords
+are names (the lexer is contextual): ``template stage (value)`` declares a
+template ``stage`` that patterns and asserts may name.
 
 Tests and expressions call functions with values only; ``call`` in an action
 passes the firing context first (``fn(ctx, *values)``), so it calls functions

@@ -26,7 +26,10 @@ COMPARISONS = ("=", "!=", "<", "<=", ">", ">=")
 KEYWORDS = frozenset("""rule template stages uses stage salience meta when then end default
     test not exists collect and assert logical modify retract call halt true false nil
     remove replaces""".split())
-"""Words the formatter never writes as bare symbols or names."""
+"""Words the formatter never writes as bare symbols (a constant, a rule or function
+name: it writes them as strings, which read back the same). A template name,
+which cannot be a string, is refused only where the parser would read it as a
+keyword (``CONDITION_WORDS`` and the sets after it)."""
 
 NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[-.][A-Za-z0-9_]+)*")
 VAR_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*")
@@ -63,11 +66,20 @@ def _symbol_ok(s: str) -> bool:
     return NAME_RE.fullmatch(s) is not None and s not in KEYWORDS
 
 
-def _fmt_name(s: str, what: str) -> str:
-    if not isinstance(s, str) or not _symbol_ok(s):
+def _fmt_name(s: str, what: str, reserved=KEYWORDS) -> str:
+    if not isinstance(s, str) or NAME_RE.fullmatch(s) is None or s in reserved:
         raise _Unwritable(f"{what} {s!r} cannot be written as rule text "
                           f"(it must be a name like knight-move and not a keyword)")
     return s
+
+
+# The lexer is contextual: a keyword is one only where the grammar can take it,
+# and a name elsewhere. These are the words a template name cannot be where a
+# pattern or an assert writes it (the template declaration takes any name).
+CONDITION_WORDS = frozenset({"test", "not", "exists", "collect", "then"})  # a condition's start
+GROUP_WORDS = CONDITION_WORDS - {"then"}            # inside not (... and ...)
+BOUND_WORDS = frozenset({"collect"})                # after ?v <-
+ASSERT_WORDS = frozenset({"logical"})               # after assert
 
 
 def _fmt_slot(s: str) -> str:
@@ -124,7 +136,8 @@ def _fmt_pred(p: SlotPred) -> str:
     return f"{_fmt_callee(p.fn)}({', '.join(_fmt_const(a) for a in p.args)})"
 
 
-def _fmt_pattern(p: Pattern) -> str:
+def _fmt_pattern(p: Pattern, reserved=frozenset()) -> str:
+    """A pattern as text; ``reserved``: the keywords where it starts (unbound)."""
     preds = list(p.preds)
     entries = []
     for slot, v in p.slots:
@@ -140,13 +153,16 @@ def _fmt_pattern(p: Pattern) -> str:
         while preds and preds[0].slot == slot:
             parts.append(_fmt_pred(preds.pop(0)))
         entries.append(f"{_fmt_slot(slot)}: " + " & ".join(parts))
-    head = f"{_fmt_var(p.bind)} <- " if p.bind is not None else ""
-    return f"{head}{_fmt_name(p.template, 'template name')}({', '.join(entries)})"
+    head = ""
+    if p.bind is not None:
+        head = f"{_fmt_var(p.bind)} <- "
+        reserved = BOUND_WORDS
+    return f"{head}{_fmt_name(p.template, 'template name', reserved)}({', '.join(entries)})"
 
 
-def _fmt_condition(c) -> str:
+def _fmt_condition(c, reserved=CONDITION_WORDS) -> str:
     if isinstance(c, Pattern):
-        return _fmt_pattern(c)
+        return _fmt_pattern(c, reserved)
     if isinstance(c, Test):
         if c.fn in COMPARISONS and len(c.args) == 2:
             return f"test {_fmt_value(c.args[0])} {c.fn} {_fmt_value(c.args[1])}"
@@ -163,7 +179,8 @@ def _fmt_condition(c) -> str:
             raise _Unwritable(f"an empty {kw} cannot be written as rule text")
         if len(c.conditions) == 1 and isinstance(c.conditions[0], Pattern):
             return f"{kw} {_fmt_pattern(c.conditions[0])}"
-        return f"{kw} (" + " and ".join(_fmt_condition(x) for x in c.conditions) + ")"
+        return f"{kw} (" + " and ".join(_fmt_condition(x, GROUP_WORDS)
+                                        for x in c.conditions) + ")"
     raise _Unwritable(f"not a condition: {c!r}")
 
 
@@ -174,7 +191,8 @@ def _fmt_slots(slots) -> str:
 def _fmt_action(a) -> str:
     if isinstance(a, AssertFact):
         lg = "logical " if a.logical else ""
-        return f"assert {lg}{_fmt_name(a.template, 'template name')}({_fmt_slots(a.slots)})"
+        name = _fmt_name(a.template, "template name", frozenset() if a.logical else ASSERT_WORDS)
+        return f"assert {lg}{name}({_fmt_slots(a.slots)})"
     if isinstance(a, Modify):
         return f"modify {_fmt_var(a.var)} ({_fmt_slots(a.slots)})"
     if isinstance(a, Retract):
@@ -223,7 +241,7 @@ def format_template(t: Template) -> str:
         else:
             parts.append(_fmt_slot(s))
     doc = f" {_fmt_string(t.doc)}" if t.doc else ""
-    return f"template {_fmt_name(t.name, 'template name')} ({' '.join(parts)}){doc}\n"
+    return f"template {_fmt_name(t.name, 'template name', frozenset())} ({' '.join(parts)}){doc}\n"
 
 
 def format_rule_file(rf: RuleFile) -> str:
