@@ -36,7 +36,7 @@ class Compiler:
     def _template(self, name: str, rule: str):
         t = self.s.templates.get(name)
         if t is None:
-            raise UnknownTemplateError(f"unknown template {name!r}", rule)
+            raise _naming(UnknownTemplateError(f"unknown template {name!r}", rule), name=name)
         return t
 
     def _function(self, name, rule: str):
@@ -46,7 +46,7 @@ class Compiler:
             return fn
         fn = self.s.functions.get(name)
         if fn is None:
-            raise UnknownFunctionError(f"unknown function {name!r}", rule)
+            raise _naming(UnknownFunctionError(f"unknown function {name!r}", rule), name=name)
         return fn
 
     def slot(self, template: str, slot: str, rule: str) -> str:
@@ -54,8 +54,9 @@ class Compiler:
         t = self._template(template, rule)
         r = t.resolve(slot)
         if r is None:
-            raise UnknownSlotError(
-                f"template {template!r} has no slot {slot!r} (slots: {', '.join(t.slots)})", rule)
+            raise _naming(UnknownSlotError(
+                f"template {template!r} has no slot {slot!r} (slots: {', '.join(t.slots)})", rule),
+                name=(template, slot))
         return r
 
     def check_slots(self, template: str, slots, rule: str) -> tuple:
@@ -582,3 +583,10 @@ def _arg_sig(a, bindings) -> Any:
         return ("const", type(a).__name__, a)
     except TypeError:
         return ("const", type(a).__name__, repr(a))
+
+
+def _naming(err, **attrs):
+    """``err`` with the name it is about (for :func:`rete.loading.error_position`)."""
+    for k, v in attrs.items():
+        setattr(err, k, v)
+    return err

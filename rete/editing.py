@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
-from .errors import DuplicateProductionError, MatchError, ReteError, UnknownProductionError, \
-    UnknownStageError
+from .errors import CompileError, DuplicateProductionError, MatchError, ReteError, \
+    UnknownProductionError, UnknownStageError
 from .joinorder import control_states
 from .model import Production, Rule, as_production
 from .negation import NCCNode
@@ -78,6 +78,10 @@ class NetworkEditing:
         caller puts this one in its place (or drops it with
         :meth:`_remove_pnode`, which leaves the session as it was: the new
         production has not fired)."""
+        if isinstance(prod.salience, bool) or not isinstance(prod.salience, int):
+            raise CompileError(f"salience must be an integer, not {prod.salience!r}", prod.name)
+        if not isinstance(prod.stage, str):
+            raise CompileError(f"a stage is named by a string, not {prod.stage!r}", prod.name)
         if prod.stage not in self.stage_index:
             err = UnknownStageError(
                 f"rule {prod.name!r}: stage {prod.stage!r} is not declared "

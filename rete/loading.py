@@ -60,22 +60,27 @@ def error_position(e: BaseException, loc: RuleLocation, templates,
                 return (line, col)
         return None
 
+    # the name the error is about, when the compiler gave it (the compiler meets
+    # names in its own order, not the text's: the first unknown one in the text
+    # may not be the one reported)
+    name = getattr(e, "name", None)
     hit = None
     if isinstance(e, UnknownTemplateError):
-        hit = first("template", lambda t: t not in templates)
+        hit = first("template", lambda t: t == name if name is not None else t not in templates)
     elif isinstance(e, UnknownSlotError):
-        hit = first("slot", lambda ts: ts[0] in templates
-                    and not _has_slot(templates[ts[0]], ts[1]))
+        hit = first("slot", lambda ts: tuple(ts) == name if name is not None else
+                    ts[0] in templates and not _has_slot(templates[ts[0]], ts[1]))
         if hit is None:
-            hit = first("mslot", lambda vs: True)
+            hit = first("mslot", lambda vs: name is None or vs[1] == name[1])
     elif isinstance(e, UnknownFunctionError):
-        hit = first("function", lambda f: f not in functions)
+        hit = first("function", lambda f: f == name if name is not None else f not in functions)
     elif isinstance(e, ActionFunctionError):
-        hit = first("function", lambda f: f == e.function)
+        hit = first("call", lambda f: f == e.function) or \
+            first("function", lambda f: f == e.function)
     elif isinstance(e, UnboundVariableError):
         m = re.search(r"\?([A-Za-z_][A-Za-z0-9_-]*)", str(e))
         if m:
-            hit = first("var", lambda v: v == m.group(1))
+            hit = _outside_scopes(loc.refs, m.group(1)) or first("var", lambda v: v == m.group(1))
     elif isinstance(e, CollectedFactsError):
         if e.target:            # the fact a retract or modify names
             hit = first("target", lambda v: v == e.variable)
@@ -91,6 +96,18 @@ def error_position(e: BaseException, loc: RuleLocation, templates,
     elif isinstance(e, DuplicateProductionError):
         hit = loc.name
     return hit or (loc.line, loc.column)
+
+
+def _outside_scopes(refs, var: str) -> tuple[int, int] | None:
+    """The first use of ``?var`` outside every ``not``, ``exists`` and ``collect``
+    (whose variables are their own): where a variable bound only in one is used
+    out of it."""
+    scopes = [((line, col), key) for k, key, line, col in refs if k == "scope"]
+    for k, key, line, col in refs:
+        if k == "var" and key == var and \
+                not any(start <= (line, col) < end for start, end in scopes):
+            return (line, col)
+    return None
 
 
 def _has_slot(t: Template, slot: str) -> bool:

@@ -254,13 +254,15 @@ class RuleTextBuilder(Transformer):
     def meta_item(self, c):
         return (c[0], c[1])
 
-    def opt_meta(self, c):
+    @v_args(meta=True)
+    def opt_meta(self, where, c):
         meta = {}
         for k, v in c:
             if str(k) in meta:
                 raise SyntaxAt(f"meta key {str(k)!r} given twice", k)
             meta[str(k)] = v
-        return _Opt("meta", meta, None)
+        # the keyword's place, for "meta given twice"
+        return _Opt("meta", meta, Token("META", "meta", line=where.line, column=where.column))
 
     def doc(self, c):
         return _Doc(_unescape(c[0]))
@@ -364,13 +366,25 @@ class RuleTextBuilder(Transformer):
         e = c[0]
         return [Test(e.fn, *e.args)]
 
-    def negation(self, c):
+    def _scope(self, meta) -> None:
+        # the variables a negation, exists or collect binds are its own: an
+        # unbound-variable error points at a use outside such scopes first
+        if not getattr(meta, "empty", True):
+            self.refs.append(("scope", (meta.end_line, meta.end_column), meta.line, meta.column))
+
+    @v_args(meta=True)
+    def negation(self, meta, c):
+        self._scope(meta)
         return [Not(*_flatten(c))]
 
-    def exists(self, c):
+    @v_args(meta=True)
+    def exists(self, meta, c):
+        self._scope(meta)
         return [Exists(*_flatten(c))]
 
-    def collect(self, c):
+    @v_args(meta=True)
+    def collect(self, meta, c):
+        self._scope(meta)
         if isinstance(c[0], Token) and c[0].type == "VAR":
             bind, kw, (pat, *tests) = c
         else:
@@ -430,7 +444,13 @@ class RuleTextBuilder(Transformer):
     @v_args(meta=True)
     def call_action(self, meta, c):
         e = c[0]
-        return Call(e.fn, *e.args), (meta.line, meta.column)
+        at = (meta.line, meta.column)
+        # the callee: the first reference to the function after the keyword
+        callee = next(((ln, col) for k, key, ln, col in self.refs
+                       if k == "function" and key == e.fn and (ln, col) > at), None)
+        if callee is not None:
+            self.refs.append(("call", e.fn, *callee))
+        return Call(e.fn, *e.args), at
 
     @v_args(meta=True)
     def halt(self, meta, c):

@@ -28,6 +28,9 @@ def session():
      "slot predicates take constants only"),
     (Rule("expr-in-pred").when(P("n", x=V.w).where("y", "<", Expr("add", V.w, 1))),
      "slot predicates take constants only"),
+    (Rule("text-salience", salience="5").when(P("n")), "salience must be an integer, not '5'"),
+    (Rule("bool-salience", salience=True).when(P("n")), "salience must be an integer"),
+    (Rule("list-stage", stage=["main"]).when(P("n")), "a stage is named by a string"),
 ])
 def test_compile_errors_name_the_rule(rule, message):
     s = session()

@@ -11,9 +11,9 @@ from rete import (Assert, AssertLogical, Call, Collect, Exists, Expr, Halt, Modi
                   Not, P, Production, RetractFact, Rule, RuleSyntaxError, Session, SlotPred,
                   Template, V, Var)
 from rete import Test as JoinTest  # not collected by pytest
-from rete.errors import (DuplicateProductionError, DuplicateTemplateError, StageCycleError,
-                         UnboundVariableError, UnknownFunctionError, UnknownSlotError,
-                         UnknownStageError, UnknownTemplateError)
+from rete.errors import (DuplicateProductionError, DuplicateTemplateError, ReteError,
+                         StageCycleError, UnboundVariableError, UnknownFunctionError,
+                         UnknownSlotError, UnknownStageError, UnknownTemplateError)
 from rete.language import (KEYWORDS, RuleFile, format_production, format_rule_file,
                            format_template, load_rules, parse_production, parse_rules)
 from rete.model import AssertFact, Modify, Pattern, Retract
@@ -746,3 +746,38 @@ def test_the_writer_writes_a_keyword_template_name_wherever_the_parser_reads_it(
         except RuleSyntaxError:
             continue
         assert back != prod, (place, forced)
+
+
+@pytest.mark.parametrize("text, at, word", [
+    # the compiler meets names in its own order: the error points at the one it names
+    ("rule r\nwhen\n  p(x: ?v & f1(?w), y: ?w & f2())\nthen\nend", (3, 29), "f2"),
+    ("rule r\nwhen\n  p(zz: > 1, ww: ?v)\nthen\nend", (3, 14), "ww"),
+    ("rule r\nwhen\n  ?c <- ctx(state: a)\n  nosuch(x: ?y)\nthen\n  modify ?c (state: b)\nend\n"
+     "rule go\nwhen\n  ?c <- ctx(state: b)\nthen\n  modify ?c (state: a)\nend\n", (4, 3), "nosuch"),
+    # a function of values called by an action: at the call, not at another use
+    ("rule r\nwhen\n  p(x: ?v)\n  test add(?v, 1) > 2\nthen\n  call add(?v, 1)\nend", (6, 8), "add"),
+    ("rule r\nwhen\n  p(x: ?v & > 1)\nthen\n  call \">\"(?v, 1)\nend", (5, 8), '">"'),
+    ("rule r\nwhen\n  p(x: ?v)\nthen\n  assert q(x: add(?v, 1))\n  call add(?v, 1)\nend",
+     (6, 8), "add"),
+    # a variable bound only inside not / exists: at the use outside
+    ("rule r\nwhen\n  p(x: ?v)\n  not q(x: ?v, y: ?z)\n  test ?z > 1\nthen\nend", (5, 8), "?z"),
+    ("rule r\nwhen\n  p(x: ?v)\n  exists q(x: ?v, y: ?z)\nthen\n  assert p(x: ?z)\nend",
+     (6, 15), "?z"),
+    ("rule r\nwhen\n  p(x: ?v)\n  not ?f <- q(x: ?v)\nthen\n  retract ?f\nend", (6, 11), "?f"),
+    ("rule r\nwhen\n  p(x: ?v)\n  ?fs <- collect q(y: ?z)\n  test ?z > 1\nthen\nend", (5, 8), "?z"),
+])
+def test_compile_errors_point_at_the_name_they_report(text, at, word):
+    s = Session()
+    s.deftemplate("p", "x", "y")
+    s.deftemplate("q", "x", "y")
+    with pytest.raises(ReteError) as ei:
+        load_rules(s, text, "f.hr")
+    e = ei.value
+    assert (e.line, e.column) == at, str(e)
+    assert text.split("\n")[at[0] - 1][at[1] - 1:].startswith(word)
+
+
+def test_meta_given_twice_points_at_the_second_meta():
+    with pytest.raises(RuleSyntaxError) as ei:
+        parse_rules("rule m meta(a: 1) meta(b: 2) when a() then end", "m.hr")
+    assert (ei.value.line, ei.value.column) == (1, 19)
