@@ -93,7 +93,9 @@ opponent turn.
 Maximum Micro-moves Rule.  A turn is a sequence of micro-moves that stops when
 no die is left, no micro-move is possible, or a king was captured. The legal
 turns are those that spend the greatest number of dice among all turns, plus
-every turn that ends by capturing the king, whatever its length. Dice are
+every turn that ends by capturing the king, whatever its length (ours: under a
+preset, any micro-move that ends the game, such as an explosion that takes the
+king or a winning promotion, counts as a king capture). Dice are
 counted, not moves (castling spends two). A roll with no legal micro-move gives
 an empty tree (``{}``): the turn is complete at the roll and ``end_turn`` passes
 it. Turns are sequences: the same set of moves in two orders is two turns.

@@ -13,7 +13,8 @@
 
 :func:`format_dfen` writes the canonical form: castling in ``KQkq`` order, the
 en-passant targets in square order (a1..h8), the dice upper-case in the order
-given, less those spent. ``format_dfen(parse_dfen(t)) == t`` for canonical ``t``.
+given, less those spent, then the ``key:value`` tokens as they were read.
+``format_dfen(parse_dfen(t)) == t`` for canonical ``t``.
 """
 from __future__ import annotations
 
@@ -40,9 +41,11 @@ START_DFEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 -"
 @dataclass
 class DfenPosition(FenPosition):
     """A parsed DFEN: a :class:`FenPosition` plus ``dice``, the dice left as
-    upper-case piece letters in the order given."""
+    upper-case piece letters in the order given, and ``key_values``, the
+    ``key:value`` tokens as given (what :func:`format_dfen` writes back)."""
 
     dice: tuple[str, ...] = ()
+    key_values: tuple[str, ...] = ()
 
     @property
     def dice_types(self) -> tuple[str, ...]:
@@ -76,6 +79,7 @@ def parse_dfen(text: str, ruleset=None) -> DfenPosition:
     """
     if not isinstance(text, str):
         raise DfenError("field_count", f"expected DFEN text, got {type(text).__name__}")
+    ruleset = checked_ruleset(ruleset)
     fields, tokens = split_tokens(text)
     if len(fields) == 5 or len(fields) > 7 or len(fields) < 4:
         raise DfenError("field_count",
@@ -83,9 +87,10 @@ def parse_dfen(text: str, ruleset=None) -> DfenPosition:
                         "or 6 / 4 for a FEN without dice", text)
     try:
         pos = parse_fen(" ".join(fields[:6]), strict_en_passant=False)
-        if tokens and ruleset is None:
-            from .engine import default_ruleset
-            ruleset = default_ruleset()
+        if tokens:
+            # the tokens of Dice Chess over this rule set (``winner:`` among them)
+            from .engine import as_dice_rules
+            ruleset = as_dice_rules(ruleset)
         read_extended(pos, tokens, ruleset)
     except FenError as e:
         raise DfenError(e.field, e.reason, text) from None
@@ -103,10 +108,10 @@ def parse_dfen(text: str, ruleset=None) -> DfenPosition:
     if winner is not None:
         _check_winner(winner, placement, ruleset, fide, text)
     dice_text = fields[6] if len(fields) == 7 else "-"
-    dice = _parse_dice(dice_text, text)
+    dice = parse_dice_field(dice_text, text)
     out = DfenPosition(placement=dict(placement), turn=pos.turn, castling=pos.castling,
                        ep_squares=tuple(sorted(pos.ep_squares)), halfmove=pos.halfmove,
-                       fullmove=pos.fullmove, extra=(), dice=dice)
+                       fullmove=pos.fullmove, extra=(), dice=dice, key_values=tuple(tokens))
     for attr in EXTENDED:
         setattr(out, attr, getattr(pos, attr))
     if fide and out.kings(WHITE) == 0 and out.kings(BLACK) == 0:
@@ -168,7 +173,7 @@ def _check_winner(winner: str, placement: dict, ruleset, fide: bool, text: str) 
                         text)
 
 
-def _parse_dice(text: str, whole: str) -> tuple[str, ...]:
+def parse_dice_field(text: str, whole: str) -> tuple[str, ...]:
     if text == "-":
         return ()
     letters = []
@@ -184,19 +189,46 @@ def _parse_dice(text: str, whole: str) -> tuple[str, ...]:
 
 
 def format_dfen(pos: FenPosition, dice=None) -> str:
-    """The canonical DFEN text of a position (``dice`` overrides ``pos.dice``;
-    letters, piece types or faces are accepted)."""
+    """The canonical DFEN text of a position (``dice`` overrides ``pos.dice``:
+    letters, piece types or faces 1..6, at most three), with its ``key:value``
+    tokens. Dice that are not dice raise :class:`DfenError`."""
+    if not isinstance(pos, FenPosition):
+        raise TypeError(f"format_dfen takes a parsed position (parse_dfen), "
+                        f"not {type(pos).__name__}")
     if dice is None:
         dice = getattr(pos, "dice", ())
-    letters = "".join(_letter(d) for d in dice) or "-"
+    if isinstance(dice, str):
+        dice = list(dice)               # "NPP": one letter a die
+    elif isinstance(dice, int) or not hasattr(dice, "__iter__"):
+        raise DfenError("dice", f"expected the dice as a sequence of letters, piece types "
+                                f"or faces, not {dice!r}")
+    letters = [_letter(d) for d in dice]
+    if len(letters) > MAX_DICE:
+        raise DfenError("dice", f"{len(letters)} dice given, at most {MAX_DICE}")
     eps = "".join(SQUARE_NAMES[s] for s in sorted(pos.ep_squares)) or "-"
-    return (f"{pos.board_fen()} {'w' if pos.turn == WHITE else 'b'} {pos.castling_fen()} "
-            f"{eps} {pos.halfmove} {pos.fullmove} {letters}")
+    text = (f"{pos.board_fen()} {'w' if pos.turn == WHITE else 'b'} {pos.castling_fen()} "
+            f"{eps} {pos.halfmove} {pos.fullmove} {''.join(letters) or '-'}")
+    return " ".join((text,) + tuple(getattr(pos, "key_values", ())))
 
 
 def _letter(d) -> str:
-    if isinstance(d, int):
+    """One die as its letter: a face 1..6, a piece type, or a letter (either case)."""
+    if isinstance(d, int) and not isinstance(d, bool) and d in FACE_TYPE:
         return PIECE_LETTER[FACE_TYPE[d]]
-    if d in PIECE_LETTER:
-        return PIECE_LETTER[d]
-    return d.upper()
+    if isinstance(d, str):
+        if d in PIECE_LETTER and d in TYPE_FACE:
+            return PIECE_LETTER[d]
+        if d.upper() in LETTER_TYPE:
+            return d.upper()
+    raise DfenError("dice", f"{d!r} is not a die (a face 1..6, a piece type or one of "
+                            f"P N B R Q K)")
+
+
+def checked_ruleset(ruleset):
+    """``ruleset`` if it is a rule set (or None); a clear error otherwise."""
+    from chess_rules.ruleset import RuleSet
+    if ruleset is not None and not isinstance(ruleset, RuleSet):
+        hint = " (load a preset with presets.load(...))" if isinstance(ruleset, str) else ""
+        raise TypeError(f"ruleset must be a RuleSet or None, not {type(ruleset).__name__}"
+                        f"{hint}")
+    return ruleset

@@ -20,11 +20,11 @@ from chess_rules.position import extended_suffix
 from chess_rules.ruleset import RuleSet
 from chess_rules.squares import PIECE_LETTER, SQUARE_NAMES, WHITE
 
-from .dfen import DfenPosition, parse_dfen
+from .dfen import DfenPosition, checked_ruleset, parse_dfen
 from .errors import DiceError, RollError
 from .rules import dice_left, dice_rules, missing_die, move_dice, setup_dice
 
-__all__ = ["DiceGame", "default_ruleset"]
+__all__ = ["DiceGame", "default_ruleset", "as_dice_rules"]
 
 
 _NONE: dict = {}
@@ -34,6 +34,17 @@ _NONE: dict = {}
 def default_ruleset() -> RuleSet:
     """The Dice Chess rule set over FIDE (built once; sessions are built from it)."""
     return dice_rules()
+
+
+def as_dice_rules(ruleset: RuleSet | None) -> RuleSet:
+    """Dice Chess over ``ruleset``: the default rule set for None, a rule set that
+    is Dice Chess already as it is, any other (a preset's) through
+    :func:`~dice.rules.dice_rules`."""
+    if ruleset is None:
+        return default_ruleset()
+    if setup_dice in ruleset.setup_hooks:
+        return ruleset
+    return dice_rules(ruleset)
 
 
 class DiceGame(Game):
@@ -50,10 +61,7 @@ class DiceGame(Game):
     """
 
     def __init__(self, dfen: str | DfenPosition | None = None, ruleset: RuleSet | None = None):
-        if ruleset is None:
-            ruleset = default_ruleset()
-        elif setup_dice not in ruleset.setup_hooks:
-            ruleset = dice_rules(ruleset)
+        ruleset = as_dice_rules(checked_ruleset(ruleset))
         if dfen is None:
             from .dfen import START_DFEN
             dfen = START_DFEN

@@ -3,7 +3,9 @@
 A turn is a sequence of micro-moves that stops when no die is left, no
 micro-move is possible, or a king was captured. The Maximum Micro-moves Rule
 keeps the turns that spend the greatest number of dice (castling spends two),
-plus every turn that ends by capturing the king, whatever its length.
+plus every turn that ends by capturing the king, whatever its length. (ours)
+Under a preset, any micro-move that ends the game (an explosion that takes the
+king, a winning promotion) counts as a king capture.
 
 The tree is built on the micro-move generator of the rule set (a
 :class:`~dice.engine.DiceGame`): at each node the engine generates the
@@ -35,7 +37,7 @@ from chess_rules.game import Explanation
 from chess_rules.notation import normalize_uci, parse_uci
 from chess_rules.squares import PIECE_LETTER
 
-from .dfen import FACE_TYPE, TYPE_FACE, format_dfen, parse_dfen, split_tokens
+from .dfen import FACE_TYPE, TYPE_FACE, format_dfen, parse_dfen, parse_dice_field
 from .engine import DiceGame, default_ruleset
 from .errors import (DfenError, EndTurnError, GameOverError, MaxMicroMovesError, NoDieError,
                      NotLegalMoveError, RollError)
@@ -104,6 +106,9 @@ class EngineBackend:
     def dice_left(self) -> int:
         return len(self.game.session.by_template.get("die", ()))
 
+    def game_over(self) -> bool:
+        return bool(self.game.session.by_template.get("result"))
+
     def push(self, m) -> None:
         self.game._play(m)
 
@@ -123,6 +128,11 @@ def _explore(b, memo: dict, played: frozenset | None = None, by_set: dict | None
         node = memo.get(k)
         if node is not None:
             return node
+    if b.game_over():
+        # a micro-move that ended the game without taking a royal piece (a
+        # preset's: an explosion, a winning promotion) ends the turn as a king
+        # capture does, and is legal whatever its length
+        return _KING_LEAF
     children = {}
     best = 0
     king = False
@@ -452,8 +462,8 @@ def with_dice(dfen: str, faces, ruleset=None) -> str:
                 raise DfenError("dice", f"{f!r} is not one die (a face 1..6 or a piece letter)")
             letters.append(f)
     text = "".join(letters) or "-"
-    pos.dice = parse_dfen(f"{format_dfen(pos, ())[:-2]} {text}").dice
-    return " ".join([format_dfen(pos)] + split_tokens(dfen)[1])
+    pos.dice = parse_dice_field(text, dfen)       # only the dice: the board was read for ruleset
+    return format_dfen(pos)                   # with the tokens as given
 
 
 def playable_dice(dfen_at_roll: str, played=(), ruleset=None) -> list[int] | None:

@@ -105,3 +105,36 @@ def test_tokens_the_board_agrees_with_are_read():
 def test_with_dice_refuses_what_is_not_dice(faces):
     with pytest.raises(DfenError):
         with_dice("4k3/8/8/8/8/8/8/4K3 w - - 0 1 -", faces)
+
+
+@pytest.mark.parametrize("dice", [[7], [None], [True], ["zz"], "KNIGHT", [1, 2, 3, 4], 5])
+def test_format_dfen_refuses_what_is_not_dice(dice):
+    pos = parse_dfen("4k3/8/8/8/8/8/8/4K3 w - - 0 1 NPP")
+    with pytest.raises(DfenError) as ei:
+        format_dfen(pos, dice)
+    assert ei.value.field == "dice"
+
+
+def test_format_dfen_takes_faces_types_and_letters_and_a_parsed_position():
+    pos = parse_dfen("4k3/8/8/8/8/8/8/4K3 w - - 0 1 -")
+    assert format_dfen(pos, [2, "pawn", "q"]).endswith(" NPQ")
+    assert format_dfen(pos, "npq").endswith(" NPQ")
+    with pytest.raises(TypeError, match="parsed position"):
+        format_dfen("4k3/8/8/8/8/8/8/4K3 w - - 0 1 -")
+
+
+def test_key_value_tokens_round_trip():
+    # moved:e2 changes the moves (no double step): the pair must not drop it
+    import dice
+    text = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 KPP moved:e2"
+    assert format_dfen(parse_dfen(text)) == text
+    assert "e2e4" not in dice.legal_uci_moves(format_dfen(parse_dfen(text)))
+    assert with_dice(text, "P") == "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 P moved:e2"
+
+
+def test_a_ruleset_that_is_not_one_is_a_type_error():
+    import dice
+    with pytest.raises(TypeError, match=r"RuleSet or None, not str \(load a preset"):
+        dice.legal_uci_moves("4k3/8/8/8/8/8/8/4K3 w - - 0 1 K", "wrap-board")
+    with pytest.raises(TypeError, match="RuleSet or None, not int"):
+        parse_dfen("4k3/8/8/8/8/8/8/4K3 w - - 0 1 K", 5)

@@ -252,3 +252,48 @@ def test_every_fact_key_tells_attributes_apart():
     b = DiceGame("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 P hp:e2=1", rs)
     c = DiceGame("4k3/8/8/8/8/8/4P3/4K3 w - - 7 9 P hp:e2=1", rs)
     assert a.key() != b.key() and b.key() == c.key()      # the clocks aside
+
+
+# ---------------------------------------------------------------- the text API over a bare preset
+
+
+def test_with_dice_reads_the_board_as_the_preset_does():
+    import dice
+    back = load("pawns-move-backward")
+    d = "4k3/8/8/8/8/8/8/P3K3 w - - 0 1 -"          # a pawn on rank 1: legal here
+    assert dice.with_dice(d, "PPK", back) == "4k3/8/8/8/8/8/8/P3K3 w - - 0 1 PPK"
+    assert dice.legal_uci_moves(dice.with_dice(d, "PPK", back), back) == \
+        dice.legal_uci_moves(d[:-1] + "PPK", back)
+    suicide = load("suicide-chess")
+    assert dice.with_dice("8/8/8/8/8/8/1n6/1N6 w - - 0 1 -", [2], suicide) == \
+        "8/8/8/8/8/8/1n6/1N6 w - - 0 1 N"
+
+
+def test_the_winner_token_a_preset_writes_reads_back_under_the_bare_preset():
+    import dice
+    coregal = load("coregal")
+    a = dice.apply_move("3qk3/8/8/8/8/8/8/N2RK3 w - - 0 1 RNN", "d1d8", coregal)
+    assert a.endswith(" winner:white")              # the queen taken: the king still stands
+    pos = parse_dfen(a, coregal)
+    assert pos.tokens["winner"] == "white"
+    assert dice.format_dfen(pos) == a
+    assert dice.with_dice(a, "", coregal) == a.replace(" NN ", " - ")
+
+
+@pytest.mark.parametrize("pid, dfen, move", [
+    # the blast of Rxe6 takes the king on e7 (no royal piece is the victim)
+    ("explosive-rook", "8/4k3/4p3/8/8/8/8/N3R1K1 w - - 0 1 RNN", "e1e6"),
+    ("first-promotion-wins", "4k3/P7/8/8/8/8/8/N3K3 w - - 0 1 PNN", "a7a8q"),
+])
+def test_a_micro_move_that_ends_the_game_ends_the_turn_whatever_its_length(pid, dfen, move):
+    import dice
+    rs = load(pid)
+    tree = dice.legal_turn_tree(dfen, rs)
+    assert tree[move] == {}                          # legal first, and nothing follows it
+    assert move in dice.legal_uci_moves(dfen, rs)
+    after = dice.apply_move(dfen, move, rs)
+    assert dice.legal_uci_moves(after, rs) == []
+    # played after another micro-move too, as a king capture may be
+    first = next(u for u in tree if u != move and not u.startswith(move[:2]))
+    assert move in dice.legal_turn_tree(dfen, rs)[first]
+    dice.apply_move(dice.apply_move(dfen, first, rs), move, rs)
