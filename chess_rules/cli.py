@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from chess_rules.errors import ChessError
@@ -380,9 +381,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.func(args) or 0)
-    except BrokenPipeError:  # e.g. piped into head
-        sys.stderr.close()
-        return 0
+    except BrokenPipeError:  # e.g. piped into head: the reader stopped reading
+        # the status of a process a closed pipe stops (128 + SIGPIPE), as the
+        # shell reports it: under pipefail the pipeline says output was cut short
+        try:
+            sys.stdout = open(os.devnull, "w")      # no second error at exit's flush
+        except OSError:
+            pass
+        return 141
     except KeyboardInterrupt:  # Ctrl-C: no traceback, the shell's status for SIGINT
         print("\nhouserules: interrupted", file=sys.stderr)
         return 130

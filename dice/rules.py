@@ -10,6 +10,9 @@ removes   the check machinery (``fide.check-resolution``,
           ``fide.stalemate-draw``, ``fide.insufficient-material``,
           ``fide.fifty-move``, ``fide.threefold-repetition``), and
           ``fide.ep-target-expire`` (a target now lives for a whole opponent turn);
+          a result rule a preset put in the place of one of these is the
+          preset's own ending (``capture-to-win``: the first capture wins) and
+          stays;
 replaces  ``fide.turn-advance``: a micro-move keeps the colour and the move
           number (only the fifty-move clock advances); ``dice.end-turn-*`` hand
           the turn over;
@@ -305,6 +308,8 @@ def dice_rules(base: RuleSet | None = None, gate: bool = True) -> RuleSet:
     rs.name = f"dice({rs.name})"
     for name in REMOVED:
         if name in rs.productions:
+            if rs.productions[name].stage == "result" and rs.origin.get(name) != "fide":
+                continue        # a preset's own ending under FIDE's name: it stays
             rs.remove(name, ORIGIN)
     for t in DICE_TEMPLATES:
         rs.templates[t.name] = t

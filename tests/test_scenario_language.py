@@ -614,3 +614,84 @@ def test_any_characters_parse_or_raise_a_located_scenario_error(text):
         parse_text('scenario "s"\n' + text, "fuzz.hrt")
     except ScenarioError as e:
         assert e.file == "fuzz.hrt" and e.line is not None and e.line >= 1
+
+
+# ---------------------------------------------------------------- found by a bug hunt
+
+def test_illegal_by_a_word_of_the_explanation_that_is_no_rule_fails():
+    # "e2e5: illegal - no rule moves the pawn on e2 to e5 (rules for the pawn: ...)"
+    for word in ("the", "pawn", "e2e5", "no", "rules", "illegal"):
+        f = fails(scen(f"expect illegal e2e5 by {word}"))
+        assert f"does not name {word}" in f.actual
+    run(scen("expect illegal e2e5 by fide.pawn-double-push"))
+    # and in a dice scenario
+    d = "dfen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 PBR"
+    for word in ("pawn", "illegal", "move"):
+        fails(scen(f"{d}\nexpect illegal e2e5 by {word}"))
+    run(scen(f"{d}\nexpect illegal e2e5 by fide.pawn-capture"))
+    run(scen(f"{d}\nexpect illegal c2c3 by dice.maximum-micro-moves"))
+
+
+def test_dice_winner_by_compares_the_reason():
+    body = "dfen 4k3/8/8/8/8/8/4R3/4K3 w - - 0 1 R\nmove e2e8\n"
+    run(scen(body + "expect winner white by king-captured"))
+    f = fails(scen(body + "expect winner white by stalemate"))
+    assert "white wins by king captured" in f.actual
+    fails(scen(body + "expect winner black"))
+
+
+@pytest.mark.parametrize("what", ["check", "not check"])
+def test_dice_chess_has_no_check_to_expect(what):
+    e = error(scen(f"dfen 4k3/8/8/8/8/8/8/r3K3 w - - 0 1 KPP\nexpect {what}"))
+    assert "cannot be checked in a dice scenario" in str(e)
+
+
+@pytest.mark.parametrize("number", ["²", "٣", "9" * 5000])
+def test_a_number_is_ascii_digits_of_a_sane_length(number):
+    with pytest.raises(ScenarioError) as ei:
+        parse_text(scen(f"expect count {number}"), FILE)
+    assert (ei.value.line, ei.value.column) == (2, 16)
+    assert "bad move count" in str(ei.value) and len(str(ei.value)) < 200
+
+
+def test_a_tree_nested_past_the_json_reader_is_a_scenario_error():
+    with pytest.raises(ScenarioError, match="bad JSON for 'expect tree'"):
+        parse_text(scen(f"dfen {KINGS_DFEN}\nexpect tree {'[' * 100000}{']' * 100000}"), FILE)
+
+
+def test_a_hash_glued_to_a_word_is_no_comment():
+    with pytest.raises(ScenarioError, match="a '#' starts a comment only where a word would"):
+        parse_text(scen("move f2f3 e7e5 g2g4 d8h4\nexpect checkmate#typo"), FILE)
+    # after a space it is one, after a FEN too
+    run(scen("fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1 # the kings\nexpect turn white # and so"))
+
+
+@pytest.mark.parametrize("space, name", [("\u00a0", "NO-BREAK SPACE"), ("\x0b", r"U\+000B")])
+def test_a_space_that_is_not_one_is_named(space, name):
+    with pytest.raises(ScenarioError, match=name) as ei:
+        parse_text(scen(f"move{space}e2e4"), FILE)
+    assert ei.value.line == 2
+
+
+def test_place_and_remove_apply_in_the_order_written():
+    run(scen("fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1\nplace Qd4\nremove d4\nexpect empty d4"))
+    run(scen("fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1\nremove d4\nplace Qd4\nexpect piece Qd4"))
+
+
+def test_a_bad_fen_with_place_is_the_fen_error_refused_expects():
+    run(scen("fen not-a-fen\nplace Qd4\nexpect refused FenError"))
+
+
+def test_the_timeout_setting_takes_no_limit_and_tiny_limits(monkeypatch):
+    from chess_rules.scenarios.runner import scenario_timeout
+    for raw, want in (("inf", 0.0), ("0", 0.0), ("-3", 0.0), ("nan", 0.0), ("2.5", 2.5)):
+        monkeypatch.setenv("HOUSERULES_SCENARIO_TIMEOUT", raw)
+        assert scenario_timeout() == want
+    [sc] = parse_text(scen("expect count 20"), FILE)
+    with pytest.raises(ScenarioError, match="timed out"):
+        run_scenario(sc, timeout=1e-6)
+
+
+def test_a_scenario_name_with_a_lone_surrogate_is_refused():
+    with pytest.raises(ScenarioError, match="lone surrogate"):
+        parse_text('scenario "a\\ud800"\n  expect count 20\n', FILE)

@@ -53,6 +53,10 @@ def main(paths: Iterable[str | Path], out=None) -> int:
             print(f"ERROR {e}", file=out)
             failed += 1
             continue
+        except Exception as e:  # a reader's bug must not stop the run either
+            print(f"ERROR {f}: cannot read it: {type(e).__name__}: {e}", file=out)
+            failed += 1
+            continue
         for sc in scenarios:
             t0 = time.perf_counter()
             try:

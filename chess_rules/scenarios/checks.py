@@ -57,6 +57,10 @@ class ScenarioRunner:
     def refusing_rule(self, uci: str) -> tuple[str | None, str]:
         raise NotImplementedError
 
+    def rule_names(self) -> set[str]:
+        """The names of the productions of the scenario's rule set."""
+        raise NotImplementedError
+
     def board(self):
         raise NotImplementedError
 
@@ -77,8 +81,9 @@ class ScenarioRunner:
                 rule, text = self.refusing_rule(a.text)
                 # the refusing rule, or, when no rule refused it by name, a rule the
                 # explanation names (e.g. the pawn rules that do not reach that square)
-                named = rule is None and text is not None and \
-                    re.search(r"(?<![\w.-])" + re.escape(e.by.text) + r"(?![\w-])", text)
+                # (a production's name, as a word of the explanation: not any word)
+                named = rule is None and text is not None and e.by.text in self.rule_names() \
+                    and re.search(r"(?<![\w.-])" + re.escape(e.by.text) + r"(?![\w-])", text)
                 if rule != e.by.text and not named:
                     self.fail(e, f"{a.text} refused by {e.by.text}",
                               f"{a.text} refused by {rule}" if rule else

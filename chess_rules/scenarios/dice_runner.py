@@ -5,7 +5,7 @@ import json
 
 from chess_rules.errors import ChessError, IllegalMoveError, MoveParseError
 
-from .checks import UCI_RE, ScenarioRunner
+from .checks import UCI_RE, ScenarioRunner, reason_matches
 from .model import Expectation, Scenario, ScenarioFailure, Step, scenario_error
 from .setup import build_ruleset
 
@@ -88,6 +88,15 @@ class DiceRunner(ScenarioRunner):
         if ex is None:
             return None, f"{uci}: legal"
         return getattr(ex, "rule", None), f"{uci}: {ex}"
+
+    def rule_names(self) -> set[str]:
+        from dice.engine import as_dice_rules
+        return set(as_dice_rules(self.rules).productions)
+
+    # Dice Chess has no check (a king may stand attacked and be taken): the
+    # expectations about it cannot be checked here, as checkmate cannot
+    expect_check = None
+    expect_not_check = None
 
     def _save(self) -> None:
         self.history.append((self.dfen, self.at_roll, list(self.played)))
@@ -189,10 +198,16 @@ class DiceRunner(ScenarioRunner):
         return g.winner() if g.is_game_over() else None
 
     def expect_winner(self, e: Expectation) -> None:
-        w = self._winner()
+        g = self.board()
+        res = g.session.facts_of("result")
         who = e.args[0].text
-        if w != who:
-            self.fail(e, f"{who} wins", f"{w} wins" if w else "the game is not over")
+        want = f"{who} wins" + (f" by {e.by}" if e.by else "")
+        if not res:
+            self.fail(e, want, "the game is not over")
+        v = res[0].values
+        if v["winner"] != who or \
+                (e.by is not None and not reason_matches(e.by.text, v.get("reason"), None)):
+            self.fail(e, want, f"{v['winner']} wins by {v.get('reason')}")
 
     def expect_ongoing(self, e: Expectation) -> None:
         w = self._winner()

@@ -36,6 +36,9 @@ class GameRunner(ScenarioRunner):
         ex = self.game.explain(uci)
         return ex.rule, ex.text
 
+    def rule_names(self) -> set[str]:
+        return set(self.game.ruleset.productions)
+
     # steps ------------------------------------------------------------------
     def step_move(self, st: Step) -> None:
         for a in st.args:

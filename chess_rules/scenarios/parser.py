@@ -45,9 +45,13 @@ class _KeywordsStandAlone:
     def process(self, stream):
         prev = None
         for tok in stream:
-            if prev is not None and prev.type in self.keywords and tok.type != "_NL" \
-                    and tok.start_pos == prev.end_pos:
-                raise _GluedKeyword(prev, tok)
+            if prev is not None and tok.start_pos == prev.end_pos:
+                if tok.type != "_NL" and prev.type in self.keywords:
+                    raise _GluedKeyword(prev, tok)
+                if tok.type == "_NL" and tok.value.startswith("#") and \
+                        not prev.value[-1:].isspace():      # (REST keeps its spaces)
+                    # a comment starts where a word would: "check#x" is no comment
+                    raise _GluedKeyword(prev, tok)
             prev = tok
             yield tok
 
@@ -81,6 +85,10 @@ def parse_text(text: str, file: str = "<string>") -> list[Scenario]:
         raise _syntax_error(e, text, file) from None
     except _GluedKeyword as g:
         word = g.kw.value + (str(g.nxt).split() or [""])[0]
+        if g.nxt.type == "_NL":
+            raise ScenarioError(f"{word!r}: a '#' starts a comment only where a word would "
+                                f"(put a space before it)", file, g.nxt.line, g.nxt.column) \
+                from None
         raise ScenarioError(f"unknown {_what(text, g.kw.start_pos)} {word!r}", file,
                             g.kw.line, g.kw.column) from None
     try:
@@ -88,7 +96,10 @@ def parse_text(text: str, file: str = "<string>") -> list[Scenario]:
     except VisitError as e:
         if isinstance(e.orig_exc, ScenarioError):
             raise e.orig_exc from None
-        raise
+        # a bug of the parser's, but still a file's error: say where it was read
+        line = getattr(getattr(e.obj, "meta", None), "line", None) or 1
+        raise ScenarioError(f"cannot read this statement: {e.orig_exc!r}", file, line, 1) \
+            from e.orig_exc
     seen: dict[str, Scenario] = {}
     for sc in scenarios:
         if sc.name in seen:
@@ -131,11 +142,28 @@ def _quoted(kws):
     return [k if k.startswith(("a ", "end of", "text", '"')) else repr(k) for k in kws]
 
 
+def _odd_space(text: str, pos) -> str | None:
+    """The message for a space that is not one (a no-break space pasted in, a
+    vertical tab, a form feed...) at ``pos``, or None."""
+    ch = text[pos] if isinstance(pos, int) and 0 <= pos < len(text) else ""
+    if not ch.isspace() or ch in " \t\n":
+        return None
+    import unicodedata
+    name = unicodedata.name(ch, "control character")
+    return (f"unexpected {name} (U+{ord(ch):04X}): words are separated by spaces or tabs, "
+            f"lines by newlines")
+
+
 def _syntax_error(e: UnexpectedInput, text: str, file: str) -> ScenarioError:
     line, col = getattr(e, "line", None), getattr(e, "column", None)
     if isinstance(e, UnexpectedEOF) or line in (None, -1):
         lines = text.splitlines()
         return ScenarioError("unexpected end of file", file, len(lines), 1)
+    odd = _odd_space(text, getattr(e, "pos_in_stream", None)
+                     if isinstance(e, UnexpectedCharacters) else
+                     getattr(getattr(e, "token", None), "start_pos", None))
+    if odd is not None:
+        return ScenarioError(odd, file, line, col)
     if isinstance(e, UnexpectedCharacters):
         allowed = set(e.allowed or ())
         pos = e.pos_in_stream
@@ -224,8 +252,10 @@ class _Build(Transformer):
 
     def _int(self, tok, what: str, minimum: int = 0) -> Arg:
         s = str(tok)
-        if not s.isdigit() or int(s) < minimum:
-            raise self._err(f"bad {what} {s!r} (expected a whole number"
+        # ASCII digits only (str.isdigit takes "²" and "٣"), and a sane length
+        if not re.fullmatch(r"[0-9]{1,18}", s) or int(s) < minimum:
+            shown = s if len(s) <= 24 else s[:20] + "..."
+            raise self._err(f"bad {what} {shown!r} (expected a whole number"
                             + (f" >= {minimum}" if minimum else "") + ")", tok)
         return Arg(s, Loc(self.file, tok.line, tok.column))
 
@@ -264,6 +294,9 @@ class _Build(Transformer):
             raise self._err(f"bad escape in the scenario name {str(name_tok)}", name_tok) from None
         if not name.strip():
             raise self._err("a scenario needs a non-empty name", name_tok)
+        if any("\ud800" <= ch <= "\udfff" for ch in name):
+            raise self._err(f"the scenario name {str(name_tok)} holds a lone surrogate "
+                            "(an escape no text can print)", name_tok)
         setup = Setup()
         body: list = []
         for kind, loc, payload in stmts:
@@ -486,7 +519,7 @@ class _Build(Transformer):
         text = str(toks[0]).strip()
         try:
             json.loads(text)
-        except ValueError as e:
+        except (ValueError, RecursionError) as e:
             raise self._err(f"bad JSON for 'expect tree': {e}", toks[0])
         return self._e("tree", meta, text=text)
 

@@ -8,6 +8,7 @@ explanation of the move involved) at the first that does not, and
 """
 from __future__ import annotations
 
+import math
 import os
 import signal
 import threading
@@ -28,11 +29,14 @@ class _Timeout(BaseException):
 
 
 def scenario_timeout() -> float:
+    """Seconds from ``HOUSERULES_SCENARIO_TIMEOUT`` (0, a negative number or
+    ``inf``: no limit; text that is no number: the default)."""
     raw = os.environ.get("HOUSERULES_SCENARIO_TIMEOUT")
     try:
-        return float(raw) if raw else DEFAULT_TIMEOUT
+        t = float(raw) if raw else DEFAULT_TIMEOUT
     except ValueError:
         return DEFAULT_TIMEOUT
+    return t if math.isfinite(t) and t > 0 else 0.0
 
 
 def run_scenario(sc: Scenario, timeout: float | None = None, ruleset=None) -> None:
@@ -48,7 +52,7 @@ def run_scenario(sc: Scenario, timeout: float | None = None, ruleset=None) -> No
     statement it was running (only where SIGALRM can be used: the main thread).
     """
     timeout = scenario_timeout() if timeout is None else timeout
-    usable = timeout and timeout > 0 and hasattr(signal, "setitimer") and \
+    usable = timeout and 0 < timeout < 1e9 and hasattr(signal, "setitimer") and \
         threading.current_thread() is threading.main_thread()
     if not usable:
         return _run_scenario(sc, None, ruleset)
@@ -58,8 +62,9 @@ def run_scenario(sc: Scenario, timeout: float | None = None, ruleset=None) -> No
         raise _Timeout()
 
     old = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, timeout)
     try:
+        # armed inside the try: a limit shorter than this line still reports
+        signal.setitimer(signal.ITIMER_REAL, timeout)
         _run_scenario(sc, where, ruleset)
     except _Timeout:
         item = where[-1]

@@ -73,16 +73,19 @@ def start_text(sc: Scenario) -> str:
     else:
         text = STARTING_FEN
     if s.place or s.remove:
-        text = _edit_board(text, s.place, s.remove, s.fen or s.layout or sc)
+        text = _edit_board(text, s.place, s.remove)
     return text
 
 
-def _edit_board(text: str, place, remove, where) -> str:
+def _edit_board(text: str, place, remove) -> str:
+    """``text`` with the ``place`` and ``remove`` edits made in the order written.
+    A board that is not eight ranks of eight squares is left as it is: reading
+    the position refuses it (a ``FenError`` naming the field, which ``expect
+    refused FenError`` expects)."""
     fields = text.split()
     rows = fields[0].split("/") if fields else []
     if len(rows) != 8:
-        raise scenario_error(f"cannot place pieces: {fields[0] if fields else text!r} is not an 8-rank board",
-                             where.loc if hasattr(where, "loc") else where)
+        return text
     board: list[str | None] = []
     for row in reversed(rows):          # rank 1 first
         cells: list[str | None] = []
@@ -92,12 +95,11 @@ def _edit_board(text: str, place, remove, where) -> str:
             else:
                 cells.append(ch)
         if len(cells) != 8:
-            raise scenario_error(f"cannot place pieces: rank {row!r} does not hold 8 squares",
-                                 where.loc if hasattr(where, "loc") else where)
+            return text
         board += cells
-    for sq, loc in remove:
-        board[parse_square(sq)] = None
-    for letter, sq, loc in place:
+    edits = [(loc.line, loc.column, sq, None) for sq, loc in remove] + \
+        [(loc.line, loc.column, sq, letter) for letter, sq, loc in place]
+    for _, _, sq, letter in sorted(edits, key=lambda e: (e[0], e[1])):
         board[parse_square(sq)] = letter
     out = []
     for rank in range(7, -1, -1):

@@ -189,6 +189,8 @@ import difflib
 import json
 from pathlib import Path
 
+from rete.loading import read_text_file
+
 from .engine import (apply_topology, check_composition, ensure_capture_flag_filter,
                      ensure_stage_rules, extend_slots, install)
 from .models import (DESCRIPTOR_VERSION, KINDS, MAX_PRIMITIVE_COUNT, MAX_RECURSION_DEPTH,
@@ -221,9 +223,9 @@ def gallery() -> list[Descriptor]:
 
 def _read(path: Path) -> Descriptor:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text_file(path, "modifier file")
     except OSError as e:
-        raise UnknownModifierError(f"cannot read modifier file {str(path)!r}: {e.strerror}") from None
+        raise UnknownModifierError(str(e)) from None
     return validate_descriptor(text, source=str(path))
 
 

@@ -542,6 +542,8 @@ def validate_descriptor(raw: Any, source: str | None = None) -> Descriptor:
         except json.JSONDecodeError as e:
             raise BadParamsError("$", f"not JSON: {e.msg} at line {e.lineno} column {e.colno}",
                                  source) from None
+        except (RecursionError, ValueError) as e:   # nested past the parser's depth...
+            raise BadParamsError("$", f"not JSON this reader can take: {e}", source) from None
     try:
         _structure(raw)
     except DescriptorError as e:

@@ -297,3 +297,17 @@ def test_a_micro_move_that_ends_the_game_ends_the_turn_whatever_its_length(pid, 
     first = next(u for u in tree if u != move and not u.startswith(move[:2]))
     assert move in dice.legal_turn_tree(dfen, rs)[first]
     dice.apply_move(dice.apply_move(dfen, first, rs), move, rs)
+
+
+def test_a_presets_own_ending_under_a_fide_name_stays_in_dice_chess():
+    # capture-to-win puts its first-capture win in fide.checkmate-win's place:
+    # Dice Chess drops FIDE's checkmate, not the preset's ending
+    import dice
+    rs = load("capture-to-win")
+    assert "fide.checkmate-win" in dice_rules(rs).productions
+    assert "fide.checkmate-win" not in dice_rules().productions
+    d = "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1 PKK"
+    assert dice.legal_turn_tree(d, rs)["e4d5"] == {}          # it ends the turn
+    g = DiceGame(d, rs)
+    g.push("e4d5")
+    assert g.winner() == "white"

@@ -301,3 +301,18 @@ def test_cli_check_reports_every_file(tmp_path, capsys):
     out = capsys.readouterr()
     assert "good.json: ok (t: 2 nodes, depth 2)" in out.out
     assert "$.primitives[0].kind" in out.err and "on-jump" in out.err
+
+
+def test_a_file_no_reader_can_take_is_a_clear_cli_error(tmp_path, capsys):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100000 + "]" * 100000)
+    for argv in (["modifiers", "check", str(deep)],
+                 ["moves", "--layout", "standard", "--modifier", str(deep)]):
+        assert cli_main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("houserules: error: ") and "deep.json" in err
+        assert "Traceback" not in err
+    latin = tmp_path / "latin.json"
+    latin.write_bytes(b"\xff{}")
+    assert cli_main(["moves", "--layout", "standard", "--modifier", str(latin)]) == 2
+    assert f"cannot read modifier file '{latin}': not UTF-8 text" in capsys.readouterr().err
