@@ -212,8 +212,10 @@ def cmd_presets(args) -> int:
         t.add_column(col)
     for r in rows:
         t.add_row(r["id"], r["name"], r["category"], r["mode"], ", ".join(r["requires"]),
-                  ", ".join(r["incompatible_with"]), "yes" if r["scope_aware"] else "",
+                  ", ".join(r["incompatible_with"] + [c + "*" for c in r["conflicts_with"]]),
+                  "yes" if r["scope_aware"] else "",
                   r["preferred_layout"] or "")
+    t.caption = "* refused on loading: both rewrite one production"
     Console(width=180).print(t)
     return 0
 

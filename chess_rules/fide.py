@@ -388,8 +388,13 @@ def insufficient_material(ctx, status):
     a bishop decides the game, such as extinction-chess with target bishop).
 
     A minor piece counts only while it moves as in FIDE chess
-    (:func:`fide_minor_types`): a bishop that may also step orthogonally can mate."""
+    (:func:`fide_minor_types`): a bishop that may also step orthogonally can mate.
+    None of it holds where a king may be lost otherwise than by checkmate
+    (``config['dead-positions']`` False: a king that heals may stand attacked,
+    poison kills)."""
     st = ctx.session.chess
+    if st.ruleset.config.get("dead-positions", True) is False:
+        return
     pieces = [(st.types[s], st.colors[s], s) for s in range(64) if st.types[s]]
     kinds = [t for t, _, _ in pieces if t != "king"]
     if any(t not in _FIDE_MINOR_MOVERS for t in kinds):

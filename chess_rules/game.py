@@ -81,6 +81,9 @@ class Game:
                  presets=(), config=None, position=None):
         if ruleset is None:
             ruleset = _default_ruleset(presets, config)
+        elif presets or config:
+            raise ChessError("give presets (and their config) or a ruleset, not both: load "
+                             "the presets onto it with presets.load(..., base=ruleset)")
         self.ruleset = ruleset
         self.session = ruleset.build()
         self.state = ChessState(self.session, ruleset)
@@ -517,7 +520,9 @@ class Game:
         m = self._find(move)
         self._play(m)
         check = self.is_check()
-        mate = check and not self.legal_moves()
+        # '#' is checkmate only: not a game a rule decided otherwise (a first
+        # capture, a winning promotion) with the opponent left in check
+        mate = self.is_checkmate()
         self.pop()
         info = MoveInfo(m.frm, m.to, m.promo, m.piece, m.victim is not None,
                         m.kind == "castle", check, mate)
@@ -583,15 +588,19 @@ def _outcome(fact) -> Outcome:
 
 
 def _square(square) -> int:
-    if isinstance(square, int):
+    if isinstance(square, int) and not isinstance(square, bool):
+        if not 0 <= square < 64:
+            raise ValueError(f"not a square: {square} (0..63, or a name such as 'e4')")
         return square
     from .squares import parse_square
     return parse_square(square)
 
 
 def _default_ruleset(presets=(), config=None) -> RuleSet:
-    if presets:
-        from presets import load
+    if isinstance(presets, str):
+        presets = [presets]             # one preset id
+    if presets or config:
+        from presets import load        # (config for no preset is refused there)
         return load(*presets, config=config)
     from .fide import fide_rules
     return fide_rules()

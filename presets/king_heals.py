@@ -35,6 +35,8 @@ Rulings (spec, DECISIONS.md, and ours where marked):
 
 * (ours) A royal piece attacked counts as in check whatever its hp (``expect
   check``); a side in check with no legal move at all is checkmated.
+* (ours) No position is dead by material (``config['dead-positions']``): a king
+  with hp to spare may stand next to the other, so bare kings can mate.
 
 Fairy-Stockfish: not compared (no hit points).
 """
@@ -103,6 +105,8 @@ def heal(ctx, color):
 
 
 def apply(rules, config) -> None:
+    # a king with hp to spare may stand attacked: bare kings can mate
+    rules.config["dead-positions"] = False
     rules.function("king-heals.filter-self-check", filter_self_check_hp)
     rules.function("king-heals.filter-royal-capture", filter_royal_capture_hp)
     rules.function("king-heals.heal", heal)

@@ -24,6 +24,8 @@ Rulings (spec, and ours where marked):
   steps off a line onto a poisoned square and dies there may uncover its own
   king; the move is legal, the opponent (who may not capture a 1-hp king) moves
   next, and the king must then get out of check.
+* (ours) No position is dead by material (``config['dead-positions']``): a
+  king that walks onto a poisoned square dies, so even bare kings can lose.
 
 Fairy-Stockfish: not compared (no hit points).
 """
@@ -61,6 +63,8 @@ def poison(ctx, color):
 
 
 def apply(rules, config) -> None:
+    # poison kills a king whatever the material: no position is dead
+    rules.config["dead-positions"] = False
     rules.function("poison.damage", poison)
     rules.add(Rule("preset.poison-damage", stage="turn-end", salience=20,
                    doc="A piece of the side that just moved standing on d4, d5, e4 or e5 loses "

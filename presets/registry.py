@@ -24,7 +24,7 @@ from chess_rules.fide import fide_rules
 from chess_rules.ruleset import RuleSet
 
 from .base import (ConflictingPresetsError, IncompatiblePresetsError, MissingRequirementError,
-                   PresetConfigError, PresetMeta, PresetRules,
+                   PresetConfigError, PresetError, PresetMeta, PresetRules,
                    RequirementCycleError, UnknownPresetError)
 
 PRESET_MODULES: list[str] = [
@@ -79,6 +79,26 @@ def incompatibilities() -> dict[str, set[str]]:
             out.setdefault(meta.id, set()).add(other)
             out.setdefault(other, set()).add(meta.id)
     return out
+
+
+@lru_cache(maxsize=1)
+def conflicts() -> dict[str, frozenset[str]]:
+    """Pairs the metadata allows but loading refuses: both rewrite one production
+    in different ways (:class:`ConflictingPresetsError`). Found by composing
+    every such pair (with its requirements) once."""
+    import itertools
+    out: dict[str, set[str]] = {pid: set() for pid in _modules()}
+    mods = _modules()
+    for a, b in itertools.combinations(sorted(mods), 2):
+        ids = list(dict.fromkeys([*mods[a].META.requires, *mods[b].META.requires, a, b]))
+        try:
+            load(*ids)
+        except ConflictingPresetsError:
+            out[a].add(b)
+            out[b].add(a)
+        except PresetError:
+            pass                # incompatible, or a requirement's own trouble
+    return {k: frozenset(v) for k, v in out.items()}
 
 
 def requirement_graph(metas: Iterable[PresetMeta] | None = None) -> nx.DiGraph:
@@ -159,14 +179,29 @@ def load(*ids: str, config: Mapping[str, Mapping] | None = None,
     >>> rs.presets
     ['piece-hp', 'king-heals']
     """
+    for i in ids:
+        if not isinstance(i, str):
+            raise UnknownPresetError(f"a preset is named by its id (a string such as "
+                                     f"'piece-hp'), not {i!r}")
+    if config is not None and not isinstance(config, Mapping):
+        raise PresetConfigError(f"the configuration is a mapping of preset id to its "
+                                f"settings, not {type(config).__name__}")
     config = dict(config or {})
     for k in config:
         if k not in ids:
             raise PresetConfigError(f"configuration given for {k!r}, which is not loaded")
-    order = check_composition(ids)
-    cfgs = {i: validate_config(i, config.get(i)) for i in order}
     rs = (base or fide_rules()).copy()
-    touched: dict[str, str] = {}
+    # a base that has presets already: the new ones compose with them (requirements,
+    # incompatibilities, productions both rewrite), and none is loaded twice
+    already = list(rs.presets)
+    twice = [i for i in ids if i in already]
+    if twice:
+        raise ConflictingPresetsError(
+            f"preset {twice[0]!r} is already loaded in the base rule set ({rs.name})")
+    order = [i for i in check_composition(already + list(ids)) if i not in already]
+    cfgs = {i: validate_config(i, config.get(i)) for i in order}
+    touched: dict[str, str] = {name: origin for name, origin in rs.origin.items()
+                               if origin in already}
     mods = _modules()
     for pid in order:
         meta = mods[pid].META
@@ -179,7 +214,7 @@ def load(*ids: str, config: Mapping[str, Mapping] | None = None,
                     f"presets {prev!r} and {pid!r} both rewrite {name!r} in different ways")
             touched[name] = pid
         rs.presets.append(pid)
-    rs.name = "+".join(["fide"] + order)
+    rs.name = "+".join([rs.name if already or base is not None else "fide"] + order)
     return rs
 
 
@@ -193,6 +228,8 @@ def preset_table() -> list[dict]:
             "description": m.description, "affects": list(m.affects),
             "requires": list(m.requires),
             "incompatible_with": sorted(inc.get(m.id, ())),
+            # allowed by the metadata, refused on loading (both rewrite a production)
+            "conflicts_with": sorted(conflicts().get(m.id, ())),
             "scope_aware": m.scope_aware, "configurable": m.configurable,
             "config_schema": m.config_schema(),
             "preferred_layout": m.preferred_layout, "gallery": m.gallery,

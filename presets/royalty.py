@@ -74,8 +74,11 @@ def add_no_royal_left(rules, preset_id: str, reason: str = "no royal piece left"
 def only_royal_leapers(ctx, status):
     """Dead position: every piece on the board is royal, and every royal type is a
     symmetric leaper (king or knight). A royal leaper can never attack an enemy
-    royal piece of its own type, for it would stand attacked by it."""
+    royal piece of its own type, for it would stand attacked by it. Not where a
+    king may be lost otherwise (``config['dead-positions']`` False)."""
     st = ctx.session.chess
+    if st.ruleset.config.get("dead-positions", True) is False:
+        return
     for c in COLOURS:
         if not st.royal[c] or not st.royal[c] <= {"king", "knight"}:
             return

@@ -257,3 +257,18 @@ def test_a_move_object_off_the_board_is_a_typed_error():
     ex = g.explain(bad)
     assert not ex.legal and "not on the board" in ex.reason
     assert g.fen() == STARTING_FEN
+
+def test_presets_and_a_ruleset_are_not_given_together():
+    from presets import load
+    from presets.base import PresetConfigError
+    with pytest.raises(ChessError, match="not both"):
+        Game(ruleset=load("piece-hp"), presets=["king-heals"])
+    with pytest.raises(PresetConfigError, match="not loaded"):
+        Game(config={"berolina-pawns": {"scope": "white"}})
+    assert Game(presets="piece-hp").ruleset.presets == ["piece-hp"]     # one id
+
+
+@pytest.mark.parametrize("square", [-1, 64, "z9", True, None])
+def test_piece_at_refuses_what_is_no_square(square):
+    with pytest.raises(ValueError):
+        Game().piece_at(square)

@@ -113,6 +113,50 @@ def test_every_declared_incompatibility_holds_both_ways():
                     check_composition([b, *METAS[b].requires, a, *METAS[a].requires])
 
 
+def test_the_preset_table_names_every_pair_that_cannot_load():
+    # `houserules presets --json` is the contract: a pair neither incompatible
+    # nor conflicting (both rewrite a production) loads
+    import itertools
+    table = {r["id"]: r for r in registry.preset_table()}
+    # (a pair comes with its requirements: ('king-heals', 'last-piece-standing', 'piece-hp'))
+    conflicting = {(a, b) for p in CONFLICTING_PAIRS for a, b in itertools.combinations(sorted(p), 2)
+                   if not ({a, b} & {r for i in p for r in METAS[i].requires})}
+    assert conflicting
+    for a, b in itertools.combinations(sorted(METAS), 2):
+        listed = b in table[a]["incompatible_with"] or b in table[a]["conflicts_with"]
+        assert (b in table[a]["conflicts_with"]) == ((a, b) in conflicting), (a, b)
+        assert (a in table[b]["conflicts_with"]) == (b in table[a]["conflicts_with"])
+        if not listed:
+            reqs = {*METAS[a].requires, *METAS[b].requires}
+            try:
+                load(*dict.fromkeys([*reqs, a, b]))
+            except IncompatiblePresetsError as e:
+                # only through a requirement (king-heals needs piece-hp, which
+                # explosive-rook is declared incompatible with)
+                assert any(f"'{r}'" in str(e) for r in reqs), (a, b, str(e))
+
+
+def test_presets_compose_with_those_a_base_rule_set_holds():
+    hp = load("piece-hp")
+    rs = load("king-heals", base=hp)            # its requirement is in the base
+    assert rs.presets == ["piece-hp", "king-heals"] and hp.presets == ["piece-hp"]
+    msg = refused(IncompatiblePresetsError, "explosive-rook", base=hp)
+    assert "'explosive-rook'" in msg and "'piece-hp'" in msg
+    with pytest.raises(ConflictingPresetsError, match="already loaded"):
+        load("piece-hp", base=hp)
+    with pytest.raises(IncompatiblePresetsError):
+        load("wrap-board", base=load("rook-warp"))
+
+
+@pytest.mark.parametrize("args, kw, cls", [((None,), {}, "UnknownPresetError"),
+                                          ((123,), {}, "UnknownPresetError"),
+                                          (("piece-hp",), {"config": ["x"]}, "PresetConfigError")])
+def test_bad_arguments_to_load_are_preset_errors(args, kw, cls):
+    with pytest.raises(PresetError) as ei:
+        load(*args, **kw)
+    assert type(ei.value).__name__ == cls
+
+
 def _module(meta: PresetMeta, apply=None):
     return types.SimpleNamespace(META=meta, apply=apply or (lambda rules, cfg: None))
 

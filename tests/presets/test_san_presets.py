@@ -59,3 +59,13 @@ def test_san_reads_back_long(pid):
 def test_pawn_san_under_presets(pid, fen, uci, san):
     g = Game(fen, ruleset=load(pid))
     assert g.san(uci) == san and g.parse_san(san).uci() == uci
+
+
+def test_a_win_by_another_rule_is_no_checkmate_in_san():
+    # capture-to-win: Bxb5 wins at once and gives check; '#' means checkmate only
+    g = Game("4k3/8/8/1p6/8/8/8/4KB2 w - - 0 1", presets=["capture-to-win"])
+    assert g.san("f1b5") == "Bxb5+"
+    g.push("f1b5")
+    assert not g.is_checkmate() and g.outcome().reason == "first capture"
+    assert Game("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2").san("d8h4") \
+        == "Qh4#"
