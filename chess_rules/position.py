@@ -150,6 +150,10 @@ def ep_pawn_default(ruleset, state, target: int) -> int | None:
     infer = ruleset.config.get("ep-pawn-infer")
     if infer is not None:
         return infer(state, target)
+    if target // 8 not in (2, 5):
+        # pawns that double-step as in FIDE leave targets on ranks 3 and 6 only
+        # (a rule set of several moves a turn checks no more than that)
+        raise FenError("en_passant", f"{SQUARE_NAMES[target]!r} is not on rank 3 or 6")
     return target + 8 if target // 8 < 4 else target - 8
 
 

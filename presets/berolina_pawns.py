@@ -34,6 +34,9 @@ Rulings (RULES-spec.md, DECISIONS.md, ours where marked):
   takes is inferred as the one pawn of the side that made it standing one
   diagonal step beyond it; where two could have made it, the extended position
   says which (``ep-pawn:d3=c4``) and a position that does not is refused.
+  (ours) The target is on rank 3 or 6 and empty, and the pawn came from the
+  square before it on its diagonal, which is empty; a side out of scope plays
+  FIDE pawns, and its targets are checked as FIDE's are.
 * (ours) ``fide.turn-advance`` resets the fifty-move clock on any pawn move,
   as in FIDE.
 * For repetition, an en-passant target counts only when the en-passant
@@ -202,13 +205,29 @@ def install_berolina(rules, config, sideways: bool, tag: str) -> None:
     def infer_ep_pawn(st, target):
         rank = target >> 3
         maker = "white" if rank == 2 else "black" if rank == 5 else None
-        if maker is None or maker not in scope:
-            return target + 8 if rank < 4 else target - 8
-        cands = [s for s in (steps[d][target] for d in DIAGONALS[maker])
-                 if s is not None and st.types[s] == "pawn" and st.colors[s] == maker]
+        name = SQUARE_NAMES[target]
+        if maker is None:
+            raise FenError("en_passant", f"{name!r} is not on rank 3 or 6")
+        if st.colors[target] is not None:
+            raise FenError("en_passant", f"{name!r} is occupied: the pawn that made it "
+                                         "passed over it")
+        if maker not in scope:          # FIDE pawns: the pawn beyond, from the square before
+            pawn, origin = (target + 8, target - 8) if maker == "white" else \
+                (target - 8, target + 8)
+            if st.types[pawn] != "pawn" or st.colors[pawn] != maker:
+                raise FenError("en_passant", f"{name!r} has no {maker} pawn on "
+                                             f"{SQUARE_NAMES[pawn]} that could have made it")
+            if st.colors[origin] is not None:
+                raise FenError("en_passant", f"{SQUARE_NAMES[origin]} is occupied, so no pawn "
+                                             f"has just left it")
+            return pawn
+        # a pawn diagonally beyond the target, come from the square before it
+        # on that diagonal, which it left empty
+        cands = [s for d in DIAGONALS[maker] for s in (steps[d][target],)
+                 if s is not None and st.types[s] == "pawn" and st.colors[s] == maker
+                 and _empty(st, steps[BACK[d]][target])]
         if len(cands) == 1:
             return cands[0]
-        name = SQUARE_NAMES[target]
         if not cands:
             raise FenError("en_passant", f"no {maker} Berolina pawn stands diagonally beyond "
                                          f"{name} that could have made it")
@@ -249,6 +268,13 @@ def install_berolina(rules, config, sideways: bool, tag: str) -> None:
                   .then(Call(names["ep"], V.e, V.c)))
     rules.config["strict-ep"] = False
     rules.config["ep-pawn-infer"] = infer_ep_pawn
+
+
+BACK = {"NW": "SE", "NE": "SW", "SW": "NE", "SE": "NW"}
+
+
+def _empty(st, square: int | None) -> bool:
+    return square is not None and st.colors[square] is None
 
 
 def apply(rules, config) -> None:

@@ -41,7 +41,9 @@ Rulings (DECISIONS.md "Multi-move turns", ours where marked):
 * (ours) FEN output keeps every en-passant target (a target the opponent
   cannot take on its first half-move may become takeable on its second), and
   a position with ``half:N`` past the side's turn, or mid-turn with the side
-  not to move in check, is refused.
+  not to move in check, is refused. An en-passant target of the input must be
+  on rank 3 or 6 (a second half-move may have moved its pawn on, or filled the
+  target, so no more is checked).
 * Incompatible with ``monster-rules`` (two turn structures).
 * Other presets' end-of-turn effects (``king-heals``, ``poisoned-squares``)
   wait for the turn to pass, so they act once per turn, not per half-move.

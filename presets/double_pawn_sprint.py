@@ -66,8 +66,15 @@ def fix_ep_targets(game, pos) -> None:
         if not 0 <= pawn < 64 or st.types[pawn] != "pawn" or st.colors[pawn] != maker:
             raise FenError("en_passant", f"{SQUARE_NAMES[sq]!r} has no {maker} pawn beyond it "
                                          "that could have made it")
-        if st.colors[sq] is not None and not game.ruleset.config.get("ep-target-may-be-occupied"):
-            raise FenError("en_passant", f"{SQUARE_NAMES[sq]!r} is occupied")
+        if not game.ruleset.config.get("ep-target-may-be-occupied"):
+            # one move a turn: nothing has stepped onto the target or the square
+            # the pawn left since (several moves a turn: either may be refilled)
+            origin = sq - 8 if maker == "white" else sq + 8
+            if st.colors[sq] is not None:
+                raise FenError("en_passant", f"{SQUARE_NAMES[sq]!r} is occupied")
+            if 0 <= origin < 64 and st.colors[origin] is not None:
+                raise FenError("en_passant", f"{SQUARE_NAMES[origin]} is occupied, so no pawn "
+                                             f"has just left it")
         if e.values["pawn"] != pawn or e.values["by"] != maker:
             s.modify(e, pawn=pawn, by=maker)
 

@@ -102,3 +102,31 @@ def test_out_of_scope_pawns_keep_a_replaced_per_piece_mover():
     assert {"d7d6", "d7d5"} <= set(g.legal_uci())
     g.push("d7d6")
     assert {"d2c3", "d2e3"} <= set(g.legal_uci()) and "d2d3" not in g.legal_uci()
+
+
+@pytest.mark.parametrize("fen, presets, config, words", [
+    # the side out of scope plays FIDE pawns: FIDE's checks of its targets
+    ("4k3/8/8/3Pp3/8/8/8/4K3 b - d4 0 1", ["berolina-pawns"],
+     {"berolina-pawns": {"scope": "white"}}, "not on rank 3 or 6"),
+    ("4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1", ["berolina-pawns"],
+     {"berolina-pawns": {"scope": "black"}}, None),                   # FIDE target: fine
+    ("4k3/8/8/8/4P3/8/4N3/4K3 b - e3 0 1", ["berolina-pawns"],
+     {"berolina-pawns": {"scope": "black"}}, "e2 is occupied"),
+    # a Berolina pawn jumped over its target from the square before it
+    ("4k3/8/8/8/2Pp4/8/4P3/4K3 b - d3 0 1", ["berolina-pawns"], None, "no white Berolina pawn"),
+    ("4k3/8/8/8/2Pp4/3N4/8/4K3 b - d3 0 1", ["berolina-pawns"], None, "'d3' is occupied"),
+    ("4k3/8/8/8/2Pp4/8/8/4K3 b - d3 0 1", ["berolina-pawns"], None, None),
+    # two moves a turn checks the rank only
+    ("4k3/8/8/3p4/8/4P3/8/4K3 w - d4 0 1", ["double-move"], None, "not on rank 3 or 6"),
+    ("4k3/8/8/8/8/8/8/4K3 w - a1h8 0 1", ["double-move"], None, "not on rank 3 or 6"),
+    ("4k3/8/8/3p4/8/4P3/8/4K3 w - d4 0 1", ["monster-rules"], None, "not on rank 3 or 6"),
+    # a sprint from any rank: the square it left is empty
+    ("4k3/4p3/8/3Pp3/8/8/8/4K3 w - e6 0 1", ["double-pawn-sprint"], None, "e7 is occupied"),
+    ("4k3/8/8/3Pp3/8/8/8/4K3 w - e6 0 1", ["double-pawn-sprint"], None, None),
+])
+def test_en_passant_targets_are_checked_under_presets(fen, presets, config, words):
+    if words is None:
+        Game(fen, presets=presets, config=config)
+        return
+    with pytest.raises(FenError, match=words):
+        Game(fen, presets=presets, config=config)
