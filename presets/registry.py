@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import itertools
 from functools import lru_cache
 from types import ModuleType
 from typing import Iterable, Mapping
@@ -86,7 +87,6 @@ def conflicts() -> dict[str, frozenset[str]]:
     """Pairs the metadata allows but loading refuses: both rewrite one production
     in different ways (:class:`ConflictingPresetsError`). Found by composing
     every such pair (with its requirements) once."""
-    import itertools
     out: dict[str, set[str]] = {pid: set() for pid in _modules()}
     mods = _modules()
     for a, b in itertools.combinations(sorted(mods), 2):

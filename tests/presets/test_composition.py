@@ -119,7 +119,8 @@ def test_the_preset_table_names_every_pair_that_cannot_load():
     import itertools
     table = {r["id"]: r for r in registry.preset_table()}
     # (a pair comes with its requirements: ('king-heals', 'last-piece-standing', 'piece-hp'))
-    conflicting = {(a, b) for p in CONFLICTING_PAIRS for a, b in itertools.combinations(sorted(p), 2)
+    conflicting = {(a, b) for p in CONFLICTING_PAIRS
+                   for a, b in itertools.combinations(sorted(p), 2)
                    if not ({a, b} & {r for i in p for r in METAS[i].requires})}
     assert conflicting
     for a, b in itertools.combinations(sorted(METAS), 2):

@@ -752,10 +752,12 @@ def test_the_writer_writes_a_keyword_template_name_wherever_the_parser_reads_it(
     # the compiler meets names in its own order: the error points at the one it names
     ("rule r\nwhen\n  p(x: ?v & f1(?w), y: ?w & f2())\nthen\nend", (3, 29), "f2"),
     ("rule r\nwhen\n  p(zz: > 1, ww: ?v)\nthen\nend", (3, 14), "ww"),
-    ("rule r\nwhen\n  ?c <- ctx(state: a)\n  nosuch(x: ?y)\nthen\n  modify ?c (state: b)\nend\n"
-     "rule go\nwhen\n  ?c <- ctx(state: b)\nthen\n  modify ?c (state: a)\nend\n", (4, 3), "nosuch"),
+    ("rule r\nwhen\n  ?c <- ctx(state: a)\n  nosuch(x: ?y)\nthen\n  modify ?c (state: b)\n"
+     "end\nrule go\nwhen\n  ?c <- ctx(state: b)\nthen\n  modify ?c (state: a)\nend\n",
+     (4, 3), "nosuch"),
     # a function of values called by an action: at the call, not at another use
-    ("rule r\nwhen\n  p(x: ?v)\n  test add(?v, 1) > 2\nthen\n  call add(?v, 1)\nend", (6, 8), "add"),
+    ("rule r\nwhen\n  p(x: ?v)\n  test add(?v, 1) > 2\nthen\n  call add(?v, 1)\nend",
+     (6, 8), "add"),
     ("rule r\nwhen\n  p(x: ?v & > 1)\nthen\n  call \">\"(?v, 1)\nend", (5, 8), '">"'),
     ("rule r\nwhen\n  p(x: ?v)\nthen\n  assert q(x: add(?v, 1))\n  call add(?v, 1)\nend",
      (6, 8), "add"),
@@ -764,7 +766,8 @@ def test_the_writer_writes_a_keyword_template_name_wherever_the_parser_reads_it(
     ("rule r\nwhen\n  p(x: ?v)\n  exists q(x: ?v, y: ?z)\nthen\n  assert p(x: ?z)\nend",
      (6, 15), "?z"),
     ("rule r\nwhen\n  p(x: ?v)\n  not ?f <- q(x: ?v)\nthen\n  retract ?f\nend", (6, 11), "?f"),
-    ("rule r\nwhen\n  p(x: ?v)\n  ?fs <- collect q(y: ?z)\n  test ?z > 1\nthen\nend", (5, 8), "?z"),
+    ("rule r\nwhen\n  p(x: ?v)\n  ?fs <- collect q(y: ?z)\n  test ?z > 1\nthen\nend",
+     (5, 8), "?z"),
 ])
 def test_compile_errors_point_at_the_name_they_report(text, at, word):
     s = Session()
