@@ -15,6 +15,9 @@ position with everything at its defaults::
                     target; Berolina pawns: the one diagonal pawn that could have
                     made it; ``RuleSet.config['ep-pawn-infer']``)
 
+A value is given once: the same attribute of one square twice, ``half:`` twice
+or the pawn of one target twice is refused, even when the two agree.
+
 A preset that adds a piece slot may give per-type defaults in
 ``RuleSet.config['slot-defaults'][slot] = fn(type, colour)``; a piece whose
 value equals its default is not written.
@@ -72,6 +75,7 @@ def read_extended(pos, tokens, ruleset) -> None:
     if not tokens:
         return
     own = ruleset.config.get("position-tokens", {})
+    seen: set[str] = set()
     fide_targets = ruleset.config.get("strict-ep", True) and "ep-pawn-infer" not in ruleset.config
     piece_slots = [s for s in ruleset.templates["piece"].slots if s not in BASE_PIECE_SLOTS]
     for tok in tokens:
@@ -101,13 +105,18 @@ def read_extended(pos, tokens, ruleset) -> None:
                     raise FenError("extended", f"ep-pawn:{item}: under this rule set the target "
                                                f"{name} captures the pawn beyond it, on "
                                                f"{SQUARE_NAMES[beyond]}")
+                if t in pos.ep_pawns:
+                    raise FenError("extended", f"ep-pawn:{name} is given twice")
                 pos.ep_pawns[t] = sq
         elif key == "half":
             if "turn-structure" not in ruleset.config:
                 raise FenError("extended", f"half:{val}: this rule set plays one move per turn "
                                            "(half: is for several, as under double-move)")
-            if not val.isdigit():
+            if not val.isascii() or not val.isdigit() or len(val) > 3:
                 raise FenError("extended", f"half:{val} is not a number")
+            if "half" in seen:
+                raise FenError("extended", "half: is given twice")
+            seen.add("half")
             pos.half = int(val)
         elif key in piece_slots:
             for item in val.split(","):
@@ -117,7 +126,10 @@ def read_extended(pos, tokens, ruleset) -> None:
                 sq = _sq(name, tok)
                 if sq not in pos.placement:
                     raise FenError("extended", f"{key}:{name} names an empty square")
-                pos.attrs.setdefault(sq, {})[key] = _value(v, tok)
+                held = pos.attrs.setdefault(sq, {})
+                if key in held:
+                    raise FenError("extended", f"{key}:{name} is given twice")
+                held[key] = _value(v, tok)
         elif key in own:
             if key in pos.tokens:
                 raise FenError("extended", f"{key}: is given twice")

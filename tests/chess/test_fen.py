@@ -219,3 +219,15 @@ def test_extended_tokens_stay_for_the_rule_sets_that_have_them():
     assert Game("4k3/8/8/8/8/8/8/4K3 w - - 0 1 half:1", presets=["double-move"]).fen().endswith("half:1")
     # the pawn beyond the target may be named: the same position as without the token
     assert Game("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1 ep-pawn:d6=d5").fen() == "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1"
+
+
+@pytest.mark.parametrize("fen, presets, words", [
+    # a token that says one thing twice, differently or not, is refused
+    ("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 hp:e2=1 hp:e2=3", ["piece-hp"], "hp:e2 is given twice"),
+    ("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 hp:e2=1,e2=2", ["piece-hp"], "hp:e2 is given twice"),
+    ("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 half:1 half:1", ["double-move"], "half: is given twice"),
+    ("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 half:\u00b2", ["double-move"], "is not a number"),
+])
+def test_extended_tokens_given_twice_or_not_numbers_are_refused(fen, presets, words):
+    with pytest.raises(FenError, match=words):
+        Game(fen, presets=presets)
