@@ -155,6 +155,13 @@ def _value(v: str, tok: str):
         return v
 
 
+def several_moves_a_turn(config) -> bool:
+    """Whether a side may move again before the opponent can take an en-passant
+    target (Dice Chess, double-move, monster-rules): the target may then be
+    filled, and the square its pawn left refilled, so neither is checked."""
+    return bool(config.get("ep-target-may-be-occupied")) or "turn-structure" in config
+
+
 def ep_pawn_default(ruleset, state, target: int) -> int | None:
     """The pawn an en-passant target captures when the position does not say:
     the rule set's ``config['ep-pawn-infer'](state, target)`` (which may raise

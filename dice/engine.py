@@ -128,6 +128,13 @@ class DiceGame(Game):
     def is_game_over(self) -> bool:
         return bool(self.session.facts_of("result"))
 
+    def outcome(self):
+        """The result if a micro-move decided the game (a king taken, or a preset's
+        ending), else None: Dice Chess has no stalemate or draws to ask about."""
+        from chess_rules.game import _outcome
+        res = self.session.facts_of("result")
+        return _outcome(res[0]) if res else None
+
     # ------------------------------------------------------------ micro-moves
 
     def _play(self, m: Move) -> None:

@@ -36,7 +36,10 @@ Rulings (RULES-spec.md, DECISIONS.md, ours where marked):
   says which (``ep-pawn:d3=c4``) and a position that does not is refused.
   (ours) The target is on rank 3 or 6 and empty, and the pawn came from the
   square before it on its diagonal, which is empty; a side out of scope plays
-  FIDE pawns, and its targets are checked as FIDE's are.
+  FIDE pawns, and its targets are checked as FIDE's are. Where a side moves
+  several times before the target can be taken (Dice Chess, ``double-move``),
+  the target and that square may have been filled since: only the rank is
+  checked.
 * (ours) ``fide.turn-advance`` resets the fifty-move clock on any pawn move,
   as in FIDE.
 * For repetition, an en-passant target counts only when the en-passant
@@ -59,6 +62,7 @@ from chess_rules.errors import FenError
 from chess_rules.fide import add_pawn_move
 from chess_rules.helpers import for_each_piece
 from chess_rules.moves import Move
+from chess_rules.position import several_moves_a_turn
 from chess_rules.squares import SQUARE_NAMES
 
 from .base import PresetMeta, ScopeConfig
@@ -208,16 +212,19 @@ def install_berolina(rules, config, sideways: bool, tag: str) -> None:
         name = SQUARE_NAMES[target]
         if maker is None:
             raise FenError("en_passant", f"{name!r} is not on rank 3 or 6")
-        if st.colors[target] is not None:
+        # one move a turn: nothing has filled the target or the square its pawn
+        # left since (several: either may be, and only the rank is checked)
+        strict = not several_moves_a_turn(st.ruleset.config)
+        if strict and st.colors[target] is not None:
             raise FenError("en_passant", f"{name!r} is occupied: the pawn that made it "
                                          "passed over it")
         if maker not in scope:          # FIDE pawns: the pawn beyond, from the square before
             pawn, origin = (target + 8, target - 8) if maker == "white" else \
                 (target - 8, target + 8)
-            if st.types[pawn] != "pawn" or st.colors[pawn] != maker:
+            if strict and (st.types[pawn] != "pawn" or st.colors[pawn] != maker):
                 raise FenError("en_passant", f"{name!r} has no {maker} pawn on "
                                              f"{SQUARE_NAMES[pawn]} that could have made it")
-            if st.colors[origin] is not None:
+            if strict and st.colors[origin] is not None:
                 raise FenError("en_passant", f"{SQUARE_NAMES[origin]} is occupied, so no pawn "
                                              f"has just left it")
             return pawn
@@ -225,7 +232,7 @@ def install_berolina(rules, config, sideways: bool, tag: str) -> None:
         # on that diagonal, which it left empty
         cands = [s for d in DIAGONALS[maker] for s in (steps[d][target],)
                  if s is not None and st.types[s] == "pawn" and st.colors[s] == maker
-                 and _empty(st, steps[BACK[d]][target])]
+                 and (not strict or _empty(st, steps[BACK[d]][target]))]
         if len(cands) == 1:
             return cands[0]
         if not cands:

@@ -28,6 +28,7 @@ from chess_rules import geometry as geo
 from chess_rules.errors import FenError
 from chess_rules.helpers import for_each_piece
 from chess_rules.moves import Move
+from chess_rules.position import several_moves_a_turn
 from chess_rules.squares import SQUARE_NAMES, opposite
 
 from .base import PresetMeta
@@ -66,7 +67,7 @@ def fix_ep_targets(game, pos) -> None:
         if not 0 <= pawn < 64 or st.types[pawn] != "pawn" or st.colors[pawn] != maker:
             raise FenError("en_passant", f"{SQUARE_NAMES[sq]!r} has no {maker} pawn beyond it "
                                          "that could have made it")
-        if not game.ruleset.config.get("ep-target-may-be-occupied"):
+        if not several_moves_a_turn(game.ruleset.config):
             # one move a turn: nothing has stepped onto the target or the square
             # the pawn left since (several moves a turn: either may be refilled)
             origin = sq - 8 if maker == "white" else sq + 8

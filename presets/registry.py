@@ -209,9 +209,17 @@ def load(*ids: str, config: Mapping[str, Mapping] | None = None,
         mods[pid].apply(rules, cfgs[pid])
         for name in rules.removed + rules.replaced:
             prev = touched.get(name)
-            if prev is not None and GEOMETRY_CATEGORY not in (mods[prev].META.category, meta.category):
+            if prev is None:
+                pass
+            elif GEOMETRY_CATEGORY not in (mods[prev].META.category, meta.category):
                 raise ConflictingPresetsError(
                     f"presets {prev!r} and {pid!r} both rewrite {name!r} in different ways")
+            elif meta.category == GEOMETRY_CATEGORY != mods[prev].META.category:
+                # a board's geometry goes first, and the other preset rewrites its
+                # movers over it: applied after (over a base), it would undo them
+                raise ConflictingPresetsError(
+                    f"preset {pid!r} (board geometry) would undo what {prev!r} made of "
+                    f"{name!r}: load them together, and the geometry goes first")
             touched[name] = pid
         rs.presets.append(pid)
     rs.name = "+".join([rs.name if already or base is not None else "fide"] + order)

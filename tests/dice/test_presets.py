@@ -311,3 +311,11 @@ def test_a_presets_own_ending_under_a_fide_name_stays_in_dice_chess():
     g = DiceGame(d, rs)
     g.push("e4d5")
     assert g.winner() == "white"
+
+
+def test_dice_chess_asks_no_stalemate_of_a_presets_kept_result_rules():
+    # capture-to-win's result rules stay (its first-capture win), but Dice Chess
+    # has no draw for a side without dice or moves
+    g = DiceGame("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 -",
+                 dice_rules(load("capture-to-win")))
+    assert g.outcome() is None and not g.is_game_over()

@@ -394,3 +394,12 @@ def test_every_pair_builds_and_counts(ids):
 ])
 def test_hand_composed_root_counts(ids, count):
     assert len(Game(presets=ids).legal_moves()) == count
+
+
+def test_a_board_geometry_over_a_base_that_rewrote_its_movers_is_refused():
+    # loaded together, wrap-board goes first and berolina-pawns rewrites the pawn
+    # movers over it; over a base, wrap-board would undo them
+    with pytest.raises(ConflictingPresetsError, match="geometry goes first"):
+        load("wrap-board", base=load("berolina-pawns"))
+    assert load("berolina-pawns", base=load("wrap-board")).presets == \
+        load("berolina-pawns", "wrap-board").presets == ["wrap-board", "berolina-pawns"]

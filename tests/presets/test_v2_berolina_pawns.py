@@ -130,3 +130,19 @@ def test_en_passant_targets_are_checked_under_presets(fen, presets, config, word
         return
     with pytest.raises(FenError, match=words):
         Game(fen, presets=presets, config=config)
+
+
+def test_several_moves_a_turn_may_fill_a_target_or_the_square_its_pawn_left():
+    # double-move (a second half-move) and Dice Chess (more micro-moves): the
+    # engine's own output must read back
+    import dice
+    from dice.rules import dice_rules
+    for extra in ("double-move", "monster-rules"):
+        rs = load(extra, "double-pawn-sprint")
+        g = Game(ruleset=rs)
+        g.push("e2e4")
+        g.push("f1e2")                      # the square the pawn left, refilled
+        assert Game(g.fen(), ruleset=rs).fen() == g.fen()
+    rs = dice_rules(load("berolina-pawns"))
+    d = "rnbqkbnr/pppppppp/8/8/3P4/2N5/P1PPPPPP/R1BQKBNR b KQkq c3 1 1 PPN"   # c3 filled
+    assert dice.legal_turn_tree(d, rs)
