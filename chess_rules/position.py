@@ -28,7 +28,7 @@ move, not derived from the position, and is not written: the FEN of such a
 finished game reads back as a position still to play (a FEN is a position, as in
 python-chess, not a game; ``Game`` keeps the result, and ``pop`` takes it back).
 Dice Chess, whose turns run across several positions, writes ``winner:`` where
-the board does not show the royal capture (see Dice Chess).
+the board does not show the result (see Dice Chess).
 
 A rule set may carry state of its own in a token of its own:
 ``RuleSet.config['position-tokens'][key] = (read, write)``, where

@@ -52,7 +52,10 @@ preset, a DFEN is read as the preset reads a FEN: pawns may stand on rank 1 or 8
 rule set that places en-passant pawns its own way (Berolina pawns, sprints from
 any rank) checks the targets itself. Capturing any royal piece ends the game
 (coregal: the queen too); when the board does not show it (the king still
-stands), the DFEN says so with ``winner:white`` or ``winner:black``; the token
+stands), the DFEN says so with ``winner:white`` or ``winner:black``. A preset's
+own ending (``first-promotion-wins``, ``capture-to-win``, an explosion) is
+written with its reason, spaces as ``_`` (``winner:white=first_promotion``), so
+that the text reads back with the same result (ours); the token
 is refused where the board contradicts it (the winner without a royal piece
 while the loser has one; over FIDE, the loser's king still standing). Over
 FIDE an ``ep-pawn:`` token may name only the pawn beyond its target. A target

@@ -104,9 +104,9 @@ def parse_dfen(text: str, ruleset=None) -> DfenPosition:
     if ruleset is None or "ep-pawn-infer" not in ruleset.config:
         for ep in pos.ep_squares:
             _check_target(ep, placement, text, pos.ep_pawns.get(ep))
-    winner = pos.tokens.get("winner")
-    if winner is not None:
-        _check_winner(winner, placement, ruleset, fide, text)
+    decided = pos.tokens.get("winner")
+    if decided is not None:
+        _check_winner(decided[0], placement, ruleset, fide, text)
     dice_text = fields[6] if len(fields) == 7 else "-"
     dice = parse_dice_field(dice_text, text)
     out = DfenPosition(placement=dict(placement), turn=pos.turn, castling=pos.castling,

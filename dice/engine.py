@@ -22,7 +22,7 @@ from chess_rules.squares import PIECE_LETTER, SQUARE_NAMES, WHITE
 
 from .dfen import DfenPosition, checked_ruleset, parse_dfen
 from .errors import DiceError, RollError
-from .rules import dice_left, dice_rules, missing_die, move_dice, setup_dice
+from .rules import KING_CAPTURED, dice_left, dice_rules, missing_die, move_dice, setup_dice
 
 __all__ = ["DiceGame", "default_ruleset", "as_dice_rules"]
 
@@ -121,9 +121,21 @@ class DiceGame(Game):
     fen = dfen  # a DiceGame's position is its DFEN
 
     def winner(self) -> str | None:
-        """The colour that captured a king, or None while the game goes on."""
+        """The colour that won (captured a king, or a preset's ending), or None
+        while the game goes on."""
         res = self.session.facts_of("result")
         return res[0].values["winner"] if res else None
+
+    def over_text(self) -> str:
+        """Why the game is over, for messages: "white captured the king", or a
+        preset's ending ("white won by first promotion")."""
+        res = self.session.facts_of("result")
+        if not res:
+            return "the game goes on"
+        v = res[0].values
+        if v["reason"] == KING_CAPTURED:
+            return f"{v['winner']} captured the king"
+        return f"{v['winner']} won by {v['reason']}"
 
     def is_game_over(self) -> bool:
         return bool(self.session.facts_of("result"))
@@ -222,7 +234,7 @@ class DiceGame(Game):
         """The ``roll`` stage: three dice from ``rng`` (refused if dice are left or
         the game is over)."""
         if self.is_game_over():
-            raise RollError(f"the game is over ({self.winner()} captured the king)")
+            raise RollError(f"the game is over ({self.over_text()})")
         if self.dice():
             raise RollError(f"the dice are already rolled ({self.dice_letters()} left)")
         self.session.dice_rng = rng

@@ -31,6 +31,7 @@ from chess_rules.squares import opposite
 
 from .dfen import FACE_TYPE
 from .engine import DiceGame
+from .rules import KING_CAPTURED
 from .turns import apply_move, end_turn, explain_move, roll, turn_tree
 
 __all__ = ["BOTS", "play_game", "choose_turn", "GameRecord", "render_dice"]
@@ -265,8 +266,13 @@ def play_game(seed: int | None = None, white: str = "greedy", black: str = "rand
             rec.winner = game.winner()
             rec.final = dfen
             say(render_board(game, tuple(played)))
-            royal = " or ".join(game.ruleset.royal_types.get(opposite(rec.winner), ())) or "king"
-            say(f"[bold green]{rec.winner} captures the {royal} and wins[/bold green]")
+            why = game.outcome().reason
+            if why == KING_CAPTURED:
+                royal = " or ".join(game.ruleset.royal_types.get(opposite(rec.winner), ())) \
+                    or "king"
+                say(f"[bold green]{rec.winner} captures the {royal} and wins[/bold green]")
+            else:                   # a preset's ending: a promotion, a first capture
+                say(f"[bold green]{rec.winner} wins by {escape(why)}[/bold green]")
             return rec
         dfen = end_turn(dfen, ruleset)
     rec.final = dfen

@@ -38,6 +38,7 @@ stays, so once a king is taken no micro-move is generated.
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from rete import Assert, Call, Not, P, RetractFact, Rule, Template, Test, V
@@ -53,6 +54,8 @@ from .dfen import FACE_TYPE, LETTER_TYPE, TYPE_FACE
 __all__ = ["dice_rules", "REMOVED", "DICE_TEMPLATES", "ORIGIN"]
 
 ORIGIN = "dice"
+KING_CAPTURED = "king captured"     # the reason of a result a royal capture decided
+_REASON = re.compile(r"[a-z0-9-]+(?:_[a-z0-9-]+)*")   # a written reason (winner:C=REASON)
 
 REMOVED = ("fide.check-resolution", "fide.king-capture-illegal", "fide.check-detection",
            "fide.checkmate-win", "fide.stalemate-draw", "fide.insufficient-material",
@@ -163,33 +166,50 @@ def setup_dice(game, pos) -> None:
     for i, letter in enumerate(getattr(pos, "dice", ()) or ()):
         t = LETTER_TYPE[letter]
         s.assert_fact("die", type=t, face=TYPE_FACE[t], index=i)
-    winner = (getattr(pos, "tokens", None) or {}).get("winner")
-    if winner is not None:
-        s.assert_fact("result", winner=winner, reason="king captured")
+    decided = (getattr(pos, "tokens", None) or {}).get("winner")
+    if decided is not None:
+        winner, reason = decided
+        s.assert_fact("result", winner=winner, reason=reason)
         return
     royal = game.ruleset.royal_types
     for color in ("white", "black"):
         types = royal.get(color, ())
         if types and not any(t in types and c == color for t, c in pos.placement.values()):
-            s.assert_fact("result", winner=opposite(color), reason="king captured")
+            s.assert_fact("result", winner=opposite(color), reason=KING_CAPTURED)
 
 
-def read_winner(value: str, pos) -> str:
-    """``winner:C``: the game is over, ``C`` took a royal piece (written when the
-    board does not show it: under coregal the king is still there without its queen)."""
-    if value not in ("white", "black"):
+def read_winner(value: str, pos) -> tuple[str, str]:
+    """``winner:C`` or ``winner:C=REASON``: the game is over, won by ``C``.
+
+    Written when the board does not show it: under coregal the king is still
+    there without its queen, and a preset's ending (``first-promotion-wins``,
+    ``explosive-rook``) leaves both kings standing. The reason is the result's,
+    its spaces written as ``_`` (``winner:white=first_promotion``); without one,
+    a royal piece was taken ("king captured"). Returns ``(colour, reason)``."""
+    color, sep, reason = value.partition("=")
+    if color not in ("white", "black"):
         raise FenError("extended", f"winner:{value} names no side (white or black)")
-    return value
+    if not sep:
+        return color, KING_CAPTURED
+    if not _REASON.fullmatch(reason):
+        raise FenError("extended", f"winner:{value}: the reason is words of a-z, 0-9 and '-' "
+                                   f"joined by '_' (as in winner:white=first_promotion)")
+    return color, reason.replace("_", " ")
 
 
 def write_winner(game) -> str | None:
     res = game.session.facts_of("result")
     if not res:
         return None
-    winner = res[0].values["winner"]
+    v = res[0].values
+    winner, reason = v["winner"], v["reason"]
     royal = game.ruleset.royal_types.get(opposite(winner), ())
     st = game.state
     shown = not any(st.types[s] in royal and st.colors[s] == opposite(winner) for s in range(64))
+    if reason != KING_CAPTURED:
+        # a preset's ending: the board shows that the game is over only as a
+        # lost royal piece, so anything else is written with its reason
+        return f"{winner}={reason.replace(' ', '_')}"
     return None if shown else winner
 
 
@@ -227,7 +247,7 @@ def dice_productions() -> list[Rule]:
         .when(P("move", to=V.t, color=V.c, kind="normal"),
               P("piece", square=V.t, color=V.vc, type=V.pt), Test("ne", V.vc, V.c),
               P("royal", type=V.pt, color=V.vc), Not(P("result")))
-        .then(Assert("result", winner=V.c, reason="king captured")),
+        .then(Assert("result", winner=V.c, reason=KING_CAPTURED)),
 
         Rule("dice.spend-die", stage="apply", salience=40,
              doc="A micro-move spends the die of its piece; castling spends the king and "

@@ -375,7 +375,7 @@ def explain_move(dfen: str, uci: str, ruleset=None) -> Explanation:
 def _refusal(game: DiceGame, tree: TurnTree, u: str) -> tuple[type, str, str | None]:
     """Why ``u`` (not in the tree) is refused: (error class, reason, rule)."""
     if game.is_game_over():
-        return GameOverError, f"the game is over ({game.winner()} captured the king)", None
+        return GameOverError, f"the game is over ({game.over_text()})", None
     micro = {m.uci() for m in game.legal_moves()}
     if u in micro:
         return (MaxMicroMovesError,
@@ -416,7 +416,7 @@ def end_turn(dfen: str, ruleset=None) -> str:
     """
     game = _game(dfen, ruleset)
     if game.is_game_over():
-        raise EndTurnError("game-over", f"the game is over ({game.winner()} captured the king)")
+        raise EndTurnError("game-over", f"the game is over ({game.over_text()})")
     moves = game.legal_moves()
     if moves:
         raise EndTurnError("moves-left", "a legal micro-move is left: "

@@ -97,7 +97,8 @@ def test_with_dice():
 
 
 def test_tokens_the_board_agrees_with_are_read():
-    assert parse_dfen("8/8/8/8/8/8/8/4K3 w - - 0 1 - winner:white").tokens == {"winner": "white"}
+    assert parse_dfen("8/8/8/8/8/8/8/4K3 w - - 0 1 - winner:white").tokens == \
+        {"winner": ("white", "king captured")}
     assert parse_dfen("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1 P ep-pawn:d6=d5").ep_pawns == {43: 35}
 
 

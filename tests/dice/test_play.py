@@ -132,3 +132,20 @@ def test_console_explains_within_the_turn_and_survives_bad_text():
     assert "zz: illegal - not a UCI move" in text
     assert text.count("b3a5: not a continuation of this turn - after c2c4") == 2
     assert "continuations: b3c5" in text
+
+
+def test_a_presets_ending_is_announced_with_its_reason():
+    # first-promotion-wins: the promotion wins with both kings on the board, so
+    # the driver says why rather than that a king was captured
+    from dice import roll
+    from presets import load
+    rs = load("first-promotion-wins")
+    start = "4k3/P7/8/8/8/8/8/N3K3 w - - 0 1 -"
+    seed = next(s for s in range(100) if "P" in roll(start, s, rs).split()[6])
+    answers = iter(["a7a8q"])
+    console = Console(record=True, width=200)
+    rec = play_game(seed=seed, human="white", console=console, start=start, ruleset=rs,
+                    inputs=lambda prompt: next(answers))
+    text = console.export_text()
+    assert rec.winner == "white"
+    assert "white wins by first promotion" in text and "captures the" not in text

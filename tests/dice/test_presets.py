@@ -18,7 +18,7 @@ import pytest
 from dice import apply_move, end_turn, legal_uci_moves
 from dice.dfen import parse_dfen
 from dice.engine import DiceGame
-from dice.errors import DfenError
+from dice.errors import DfenError, EndTurnError
 from dice.rules import dice_rules
 from dice.turns import _tree_of
 from presets import all_presets, load
@@ -275,7 +275,7 @@ def test_the_winner_token_a_preset_writes_reads_back_under_the_bare_preset():
     a = dice.apply_move("3qk3/8/8/8/8/8/8/N2RK3 w - - 0 1 RNN", "d1d8", coregal)
     assert a.endswith(" winner:white")              # the queen taken: the king still stands
     pos = parse_dfen(a, coregal)
-    assert pos.tokens["winner"] == "white"
+    assert pos.tokens["winner"] == ("white", "king captured")
     assert dice.format_dfen(pos) == a
     assert dice.with_dice(a, "", coregal) == a.replace(" NN ", " - ")
 
@@ -297,6 +297,36 @@ def test_a_micro_move_that_ends_the_game_ends_the_turn_whatever_its_length(pid, 
     first = next(u for u in tree if u != move and not u.startswith(move[:2]))
     assert move in dice.legal_turn_tree(dfen, rs)[first]
     dice.apply_move(dice.apply_move(dfen, first, rs), move, rs)
+
+
+@pytest.mark.parametrize("pid, dfen, move, reason", [
+    ("first-promotion-wins", "4k3/P7/8/8/8/8/8/N3K3 w - - 0 1 PNN", "a7a8q", "first promotion"),
+    ("capture-to-win", "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1 PKK", "e4d5", "first capture"),
+])
+def test_a_presets_ending_keeps_its_reason_through_dfen_text(pid, dfen, move, reason):
+    # both kings still stand: the DFEN says who won and why, and reads back so
+    import dice
+    rs = load(pid)
+    g = DiceGame(dfen, rs)
+    g.push(move)
+    want = g.outcome()
+    assert (want.winner, want.reason) == ("white", reason)
+    text = dice.apply_move(dfen, move, rs)
+    assert text == g.dfen() and text.endswith(" winner:white=" + reason.replace(" ", "_"))
+    back = DiceGame(text, rs)
+    assert (back.outcome().winner, back.outcome().reason) == ("white", reason)
+    assert dice.legal_uci_moves(text, rs) == []
+    with pytest.raises(EndTurnError) as e:
+        dice.end_turn(text, rs)
+    assert f"white won by {reason}" in str(e.value)
+
+
+@pytest.mark.parametrize("token", ["winner:white=", "winner:white=First", "winner:white=a__b",
+                                   "winner:white=a b", "winner:=king_captured"])
+def test_a_winner_token_with_a_reason_that_is_no_words_is_refused(token):
+    with pytest.raises(DfenError) as e:
+        DiceGame("4k3/8/8/8/8/8/8/4K3 w - - 0 1 - " + token, load("first-promotion-wins"))
+    assert e.value.field == "extended"
 
 
 def test_a_presets_own_ending_under_a_fide_name_stays_in_dice_chess():
