@@ -19,6 +19,8 @@ Rulings (spec, DECISIONS.md, and ours where marked):
 * Captures are not compulsory: ordinary legal-move semantics.
 * The side that captures the last enemy piece wins; its opponent, to move with
   no pieces, has no legal move, and the game is over.
+* (ours) A position set up with the side *not* to move bare is over, that side
+  the loser (a setup hook: play cannot reach it), as in Fairy-Stockfish.
 * (ours) A side with pieces but no legal move is stalemated: a draw, as in FIDE
   (unlike ``last-piece-standing``, where it loses). The fifty-move and
   repetition draws stay.
@@ -36,7 +38,7 @@ from rete import Exists, Not, P, Rule, V
 from rete.model import AssertLogical, Expr
 
 from .base import PresetMeta
-from .royalty import set_royal
+from .royalty import bare_opponent_at_setup, set_royal
 
 META = PresetMeta(
     id="capture-all", name="Capture All", category="Objectives",
@@ -66,3 +68,4 @@ def apply(rules, config) -> None:
                            "stalemated: a draw.")
                   .when(P("status", color=V.c, moves=0), Exists(P("piece", color=V.c)))
                   .then(AssertLogical("result", winner="draw", reason="stalemate")))
+    rules.setup_hooks.append(bare_opponent_at_setup("all pieces captured", it_wins=False))

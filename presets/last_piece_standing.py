@@ -16,6 +16,9 @@ Rulings (spec, DECISIONS.md, and ours where marked):
 
 * No check, no pins, no checkmate; moving "into check" is legal.
 * A side with pieces but no legal move loses (not a draw).
+* (ours) A position set up with the side *not* to move bare is over, that side
+  the loser (a setup hook: play cannot reach it, since a side loses its last
+  piece on the opponent's move and is then to move).
 * No insufficient-material draw: king against king plays on until the fifty-move
   rule or a repetition draws it.
 * (ours) Promotion is unchanged (no promotion to a king).
@@ -32,6 +35,7 @@ agree; no semantic difference found.
 from rete import Assert, Exists, Expr, Not, P, Rule, V
 
 from .base import PresetMeta
+from .royalty import bare_opponent_at_setup
 
 META = PresetMeta(
     id="last-piece-standing", name="Annihilation", category="Win/Loss Condition",
@@ -61,3 +65,4 @@ def apply(rules, config) -> None:
                   .when(P("status", color=V.c, moves=0), Exists(P("piece", color=V.c)))
                   .then(Assert("result", True, winner=Expr("opposite", V.c),
                                reason="no legal move")))
+    rules.setup_hooks.append(bare_opponent_at_setup("annihilation", it_wins=False))

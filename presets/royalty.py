@@ -71,6 +71,29 @@ def add_no_royal_left(rules, preset_id: str, reason: str = "no royal piece left"
               .then(Call(fname)))
 
 
+def bare_opponent_at_setup(reason: str, *, it_wins: bool):
+    """A setup hook for a rule set where a side with no pieces left has lost
+    (``it_wins`` False) or won (True): a position set up with the side *not* to
+    move bare is over, and says so (a ``result`` fact that stays: no move is
+    generated, ``outcome()`` reads it; no production decided it, so its rule is
+    None).
+
+    Play never leaves that side bare (a side loses its last piece on the
+    opponent's move and is the next to move, which ``fide.checkmate-win`` as
+    the preset writes it judges). Fairy-Stockfish judges such a position the
+    same way (antichess: no legal move, a loss for the side to move)."""
+
+    def bare_opponent(game, pos) -> None:
+        s = game.session
+        if s.facts_of("result"):
+            return
+        colors = game.state.colors
+        turn = pos.turn
+        if opposite(turn) not in colors and turn in colors:
+            s.assert_fact("result", winner=opposite(turn) if it_wins else turn, reason=reason)
+    return bare_opponent
+
+
 def only_royal_leapers(ctx, status):
     """Dead position: every piece on the board is royal, and every royal type is a
     symmetric leaper (king or knight). A royal leaper can never attack an enemy

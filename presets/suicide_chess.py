@@ -22,6 +22,8 @@ Rulings (spec, DECISIONS.md "suicide-chess", and ours where marked):
 
 * Captures are compulsory; among several captures the mover chooses freely.
 * A side with no legal move wins (stalemate wins); a side with no pieces wins.
+* (ours) A position set up with the side *not* to move bare is over, that side
+  the winner (a setup hook: play cannot reach it), as in Fairy-Stockfish.
 * A pawn promotes to queen, rook, bishop, knight or king.
 * The fifty-move and threefold-repetition draws stay.
 * (ours) Dead positions are only the opposite-shade bishops above; any other
@@ -38,7 +40,7 @@ from rete import Call, Exists, Not, P, Rule, V
 from rete.model import AssertLogical
 
 from .base import PresetMeta
-from .royalty import set_royal
+from .royalty import bare_opponent_at_setup, set_royal
 
 META = PresetMeta(
     id="suicide-chess", name="Suicide Chess", category="Objectives",
@@ -112,3 +114,4 @@ def apply(rules, config) -> None:
                            "sides' on different shades - no capture is possible: a draw.")
                   .when(P("status").as_("s"))
                   .then(Call("suicide-chess.opposite-bishops", V.s)))
+    rules.setup_hooks.append(bare_opponent_at_setup("no pieces left", it_wins=True))

@@ -29,6 +29,7 @@ import random
 
 import pytest
 
+from chess_rules.errors import IllegalMoveError
 from chess_rules.game import Game
 from presets.layouts import get_layout
 
@@ -287,3 +288,29 @@ def test_knightmate_en_prise_knight_is_not_captured_here_but_is_in_fsf():
     fen = "n3k3/8/8/8/8/8/8/R3K2N w - - 0 1"
     assert "a1a8" not in Game(fen, presets=["knightmate-rules"]).legal_uci()
     assert "a1a8" in sf.legal_moves("hr-knightmate", fen, [])
+
+
+@pytest.mark.parametrize("preset,variant", [("suicide-chess", "antichess"),
+                                            ("capture-all", "hr-captureall")])
+@pytest.mark.parametrize("fen", ["8/8/8/8/8/8/8/4K2R w - - 0 1",      # the side not to move bare
+                                 "8/8/8/8/8/8/8/4K2R b - - 0 1",      # the side to move bare
+                                 "4k3/8/8/8/8/8/p7/8 b - - 0 1",
+                                 "4k3/8/8/8/8/8/p7/8 w - - 0 1"])
+def test_a_side_without_pieces_decides_the_game_as_in_fsf(preset, variant, fen):
+    # a position set up with the side not to move bare is over, as one where
+    # the side to move is: no legal move, and the winner Fairy-Stockfish gives
+    g = Game(fen, presets=[preset])
+    assert g.legal_uci() == fsf_legal(variant, fen) == []
+    assert our_winner(g) == fsf_winner(variant, fen)
+
+
+@pytest.mark.parametrize("preset,winner", [("capture-all", "white"),
+                                           ("last-piece-standing", "white"),
+                                           ("suicide-chess", "black")])
+def test_the_result_of_a_bare_side_set_up_stays_and_is_written_nowhere(preset, winner):
+    g = Game("8/8/8/8/8/8/8/4K2R w - - 0 1", presets=[preset])
+    assert g.is_game_over() and g.outcome().winner == winner and g.outcome().rule is None
+    assert g.fen() == "8/8/8/8/8/8/8/4K2R w - - 0 1"      # a FEN is a position
+    with pytest.raises(IllegalMoveError, match="the game is over"):
+        g.push("e1e2")
+    assert g.fen() == "8/8/8/8/8/8/8/4K2R w - - 0 1" and g.outcome().winner == winner
