@@ -47,6 +47,28 @@ def _parse_config(items: list[str] | None) -> dict:
     return out
 
 
+MAX_PERFT_DEPTH = 100
+
+
+def count_arg(text: str) -> int:
+    """An argparse type: a whole number, 0 or more (a cap on moves or turns)."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"expected 0 or more, not {n}")
+    return n
+
+
+def text_arg(text: str) -> str:
+    """An argparse type: text that is not empty (an empty option is a slip, not
+    a request for the default)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("expected text, not an empty string")
+    return text
+
+
 def _ruleset(args):
     """FIDE, or the ``--ruleset`` composed in Python, then the presets (with their
     config), each rule file and each modifier, in that order."""
@@ -92,7 +114,7 @@ def _game(args):
 def _add_rules_options(p, fen: bool = True) -> None:
     if fen:
         p.add_argument("fen", nargs="?", help="the position (FEN or extended position)")
-        p.add_argument("--layout", help="a starting layout id instead of a FEN")
+        p.add_argument("--layout", type=text_arg, help="a starting layout id instead of a FEN")
     p.add_argument("--preset", action="append", metavar="ID", help="activate a preset (repeatable)")
     p.add_argument("--config", action="append", metavar="ID.KEY=VALUE",
                    help="configure a preset, e.g. berolina-pawns.scope=white")
@@ -100,7 +122,7 @@ def _add_rules_options(p, fen: bool = True) -> None:
                    help="a custom rule file: adds, removes or replaces productions")
     p.add_argument("--modifier", action="append", metavar="FILE.json",
                    help="a custom modifier descriptor (JSON)")
-    p.add_argument("--ruleset", metavar="MODULE:NAME",
+    p.add_argument("--ruleset", metavar="MODULE:NAME", type=text_arg,
                    help="start from a rule set composed in Python instead of FIDE: a RuleSet, "
                         "or a function returning one (e.g. my_rules:build or house.py:RULES)")
 
@@ -116,6 +138,10 @@ def cmd_perft(args) -> int:
     g = _game(args)
     if args.depth < 0:
         raise ChessError("DEPTH must be 0 or more")
+    if args.depth > MAX_PERFT_DEPTH:
+        # Python's recursion gives out first, deep inside the engine
+        raise ChessError(f"DEPTH {args.depth} is more than this perft counts "
+                         f"(at most {MAX_PERFT_DEPTH})")
     if not args.divide and args.depth <= 1:
         print(g.perft(args.depth))
         return 0
@@ -307,7 +333,7 @@ def build_parser() -> argparse.ArgumentParser:
     pf = sub.add_parser("perft", help="count leaf nodes of the legal move tree")
     pf.add_argument("fen", nargs="?", help="the position (FEN or extended position)")
     pf.add_argument("depth", type=int, help="plies")
-    pf.add_argument("--layout", help="a starting layout id instead of a FEN")
+    pf.add_argument("--layout", type=text_arg, help="a starting layout id instead of a FEN")
     pf.add_argument("--divide", action="store_true", help="one 'move: count' line per root move")
     pf.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                     help="a progress bar on stderr (default: when stderr is a terminal)")
@@ -317,7 +343,7 @@ def build_parser() -> argparse.ArgumentParser:
     e = sub.add_parser("explain", help="which production generated or refused a move")
     e.add_argument("fen", nargs="?", help="the position (FEN or extended position)")
     e.add_argument("move", help="a move in UCI")
-    e.add_argument("--layout", help="a starting layout id instead of a FEN")
+    e.add_argument("--layout", type=text_arg, help="a starting layout id instead of a FEN")
     _add_rules_options(e, fen=False)
     e.set_defaults(func=cmd_explain)
 
@@ -362,7 +388,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--human", choices=("white", "black", "none"), default="white",
                     help="the side you play (default: white; none: the bot plays both)")
     pl.add_argument("--seed", type=int, default=None, help="seed the bot's random choices")
-    pl.add_argument("--max-moves", type=int, default=200,
+    pl.add_argument("--max-moves", type=count_arg, default=200,
                     help="stop after this many plies (default: 200)")
     pl.set_defaults(func=cmd_play)
 

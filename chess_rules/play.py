@@ -4,6 +4,7 @@ from __future__ import annotations
 import random
 
 from rich.console import Console
+from rich.markup import escape
 
 from .errors import ChessError, MoveParseError
 from .game import Game
@@ -33,6 +34,16 @@ def render(game: Game) -> str:
     return "\n".join(lines)
 
 
+class TerminalConsole(Console):
+    """A rich console whose closed pipe is a :class:`BrokenPipeError`, as for
+    ``print``: the CLI then exits 141 like any command piped into ``head``
+    (rich's own handling exits 1, which reads as a failure)."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise BrokenPipeError("the reader of the output stopped reading")
+
+
 def terminal_prompt(console: Console):
     """A prompt on ``console``; the end of input (Ctrl-D, or a closed pipe)
     reads as ``quit``, so the game ends instead of raising."""
@@ -46,7 +57,8 @@ def terminal_prompt(console: Console):
 
 
 def greedy_move(game: Game, rng: random.Random):
-    """A one-ply bot: take the most valuable piece, prefer checks, else random."""
+    """A one-ply bot: take the most valuable piece (or promote to it), else give
+    check, else any move; ties broken at random. None when there is no legal move."""
     moves = game.legal_moves()
     best, best_score = [], None
     for m in moves:
@@ -55,11 +67,23 @@ def greedy_move(game: Game, rng: random.Random):
             score += PIECE_VALUE.get(game.state.types[m.victim] or "", 0) * 10
         if m.promo:
             score += PIECE_VALUE.get(m.promo, 0) * 5
+        if best_score is None or score + 0.5 >= best_score:
+            # a check only breaks a tie: it is worth less than any capture
+            if _gives_check(game, m):
+                score += 0.5
         if best_score is None or score > best_score:
             best, best_score = [m], score
         elif score == best_score:
             best.append(m)
-    return rng.choice(best)
+    return rng.choice(best) if best else None
+
+
+def _gives_check(game: Game, m) -> bool:
+    game.push(m)
+    try:
+        return game.is_check()
+    finally:
+        game.pop()
 
 
 HELP = """commands:
@@ -76,7 +100,7 @@ def play(fen: str, ruleset, human: str = "white", seed: int | None = None,
 
     ``human`` is the side a person plays (``'none'``: the bot plays both);
     ``inputs`` is a ``prompt -> str`` callable (the console by default)."""
-    console = console or Console()
+    console = console or TerminalConsole()
     rng = random.Random(seed)
     game = Game(fen, ruleset=ruleset)
     ask = inputs or terminal_prompt(console)
@@ -94,30 +118,51 @@ def play(fen: str, ruleset, human: str = "white", seed: int | None = None,
         turn = game.turn
         if human != turn:
             m = greedy_move(game, rng)
+            if m is None:       # a rule set that declares no result for this position
+                console.print(f"{turn} has no legal move, and the rules declare no result")
+                return 0
             console.print(f"{turn} plays {m.uci()}  ({m.rule})")
             game.push(m)
             shown = False
             continue
         legal = game.legal_uci()
+        if not legal:
+            console.print(f"{turn} has no legal move, and the rules declare no result")
+            return 0
         halves = (game.ruleset.config.get("turn-structure") or {}).get(turn, 1)
         half = game._game_fact().values.get("half", 0) or 0
         which = f" (half-move {half + 1} of {halves})" if halves > 1 else ""
         console.print(f"{turn} to move{which}; legal: {' '.join(legal)}")
         text = ask("your move (UCI or SAN; 'help' for the commands): ").strip()
         command, _, arg = text.partition(" ")
-        if text in ("quit", "exit"):
+        if text.lower() in ("quit", "exit"):
             return 0
-        if text in ("help", "?"):
+        if text.lower() in ("help", "?"):
             console.print(HELP, markup=False, highlight=False)
-        elif command == "explain":
-            console.print(game.explain(arg.strip()).text if arg.strip()
+        elif command.lower() == "explain":
+            console.print(_explain(game, arg.strip()) if arg.strip()
                           else "explain which move? e.g. 'explain e2e4'", markup=False)
-        elif text == "undo":
+        elif text.lower() == "undo":
             shown = not _undo(game, human, console)
         elif text:
             shown = not _human_move(game, text, legal, console)
     console.print("move cap reached")
     return 0
+
+
+def _explain(game: Game, text: str) -> str:
+    """``explain`` for a person: UCI as the engine takes it, or SAN that names a
+    legal move; SAN that names none cannot say which piece was meant."""
+    try:
+        parse_uci(text)
+    except MoveParseError:
+        try:
+            text = game.parse_san(text).uci()
+        except MoveParseError as e:
+            if "not SAN" not in str(e):
+                return (f"{text}: no legal move matches this SAN; give the move in UCI "
+                        "(e.g. e2e4) to hear which rule refuses it")
+    return game.explain(text).text
 
 
 def _human_move(game: Game, text: str, legal: list[str], console: Console) -> bool:
@@ -130,13 +175,13 @@ def _human_move(game: Game, text: str, legal: list[str], console: Console) -> bo
     except MoveParseError:
         pass
     else:       # a move in UCI the rules refuse: the engine says why
-        console.print(f"[red]{game.explain(text).text}[/red]")
+        console.print(f"[red]{escape(game.explain(text).text)}[/red]")
         return False
     try:
         game.push_san(text)
         return True
     except ChessError as e:
-        console.print(f"[red]{e}[/red] ('help' lists the commands)")
+        console.print(f"[red]{escape(str(e))}[/red] ('help' lists the commands)")
         return False
 
 

@@ -79,6 +79,9 @@ def _import(target: str, spec: str, base_dir):
         path = path.resolve()
         mod_spec = importlib.util.spec_from_file_location(
             f"houserules_ruleset_{abs(hash(str(path)))}", path)
+        if mod_spec is None:        # a suffix Python does not import (.hr, .json)
+            hint = " (rule text is given with --rules FILE)" if path.suffix == ".hr" else ""
+            raise RuleSetSpecError(f"ruleset {spec!r}: {target} is not a Python file{hint}")
         module = importlib.util.module_from_spec(mod_spec)
         # the file's own directory, so that it can import its neighbours
         with _first_on_path(path.parent):

@@ -122,6 +122,8 @@ def _preset_options(p) -> None:
 
 def add_dice_commands(subparsers) -> None:
     """Add ``dice`` and its subcommands to the ``houserules`` parser."""
+    from chess_rules.cli import count_arg, text_arg
+
     from .play import BOTS
 
     d = subparsers.add_parser("dice", help="Dice Chess: turn trees, micro-moves, a game")
@@ -152,8 +154,8 @@ def add_dice_commands(subparsers) -> None:
     pl.add_argument("--black", choices=BOTS, default="greedy", help="Black's bot")
     pl.add_argument("--human", choices=("white", "black", "none"), default="none",
                     help="play this side yourself")
-    pl.add_argument("--max-turns", type=int, default=300,
+    pl.add_argument("--max-turns", type=count_arg, default=300,
                     help="stop after this many turns (default: 300)")
-    pl.add_argument("--start", default=None, help="a DFEN to start from")
+    pl.add_argument("--start", type=text_arg, default=None, help="a DFEN to start from")
     _preset_options(pl)
     pl.set_defaults(func=cmd_play)

@@ -14,7 +14,12 @@ Bots choose among the complete legal turns:
 ``odds``    greedy, less the expected loss over the opponent's next roll: each of
             its own pieces left attacked is lost with the probability that three
             dice show at least one face of a piece attacking it (a one-ply
-            expectation over the dice; the king counts 1000).
+            expectation over the dice), over every legal turn.
+
+Material: pawn 1, knight and bishop 3, rook 5, queen 9; a royal piece of the
+rule set (the king, or the knights under ``knightmate-rules``) 1000, a king that
+is not royal 4. The bots play for material, so under a preset whose aim is to
+lose it (``suicide-chess``) they play badly, but legally.
 """
 from __future__ import annotations
 
@@ -26,7 +31,7 @@ from rich.markup import escape
 
 from chess_rules.errors import MoveParseError
 from chess_rules.notation import normalize_uci
-from chess_rules.play import terminal_prompt
+from chess_rules.play import TerminalConsole, terminal_prompt
 from chess_rules.squares import opposite
 
 from .dfen import FACE_TYPE
@@ -36,7 +41,8 @@ from .turns import apply_move, end_turn, explain_move, roll, turn_tree
 
 __all__ = ["BOTS", "play_game", "choose_turn", "GameRecord", "render_dice"]
 
-VALUE = {"pawn": 1, "knight": 3, "bishop": 3, "rook": 5, "queen": 9, "king": 1000}
+VALUE = {"pawn": 1, "knight": 3, "bishop": 3, "rook": 5, "queen": 9, "king": 4}
+ROYAL_VALUE = 1000
 DIE_GLYPH = {1: "\u2680", 2: "\u2681", 3: "\u2682", 4: "\u2683", 5: "\u2684", 6: "\u2685"}
 BOTS = ("random", "greedy", "odds")
 
@@ -73,18 +79,25 @@ def render_dice(faces) -> str:
     return "  ".join(f"{DIE_GLYPH[f]} {FACE_TYPE[f]}" for f in faces) or "(none)"
 
 
-def _material(st, color: str) -> int:
-    opp = opposite(color)
+def _values(game: DiceGame) -> dict:
+    """(type, colour) -> what the piece is worth to the bots: royal pieces of
+    the rule set count :data:`ROYAL_VALUE`."""
+    royal = game.ruleset.royal_types
+    return {(t, c): ROYAL_VALUE if t in royal.get(c, ()) else v
+            for t, v in VALUE.items() for c in ("white", "black")}
+
+
+def _material(st, color: str, values: dict) -> int:
     score = 0
     for t, c in zip(st.types, st.colors):
         if t is None:
             continue
-        v = VALUE[t]
-        score += v if c == color else -v if c == opp else 0
+        v = values[t, c]
+        score += v if c == color else -v
     return score
 
 
-def _risk(game: DiceGame, color: str) -> float:
+def _risk(game: DiceGame, color: str, values: dict) -> float:
     """Expected material lost to the opponent's next roll (one capture per piece)."""
     st = game.state
     opp = opposite(color)
@@ -97,21 +110,20 @@ def _risk(game: DiceGame, color: str) -> float:
             continue
         kinds = {types[a] for a in st.attackers(colors, types, sq, opp)}
         p_none = (1 - len(kinds) / 6) ** 3
-        loss += VALUE[types[sq]] * (1 - p_none)
+        loss += values[types[sq], color] * (1 - p_none)
     return loss
 
 
-def _leaves(game: DiceGame, nodes: dict, path: list, out: list, color: str) -> None:
-    """Every complete turn (path) with its material score after it."""
+def _leaves(game: DiceGame, nodes: dict, path: list, out: list, score) -> None:
+    """Every complete turn (path) with ``score(game)`` after it."""
     if not nodes:
-        won = game.winner() == color
-        out.append((tuple(path), 10_000 if won else _material(game.state, color)))
+        out.append((tuple(path), score(game)))
         return
     for u, (_, child) in nodes.items():
         game.push(u)
         path.append(u)
         try:
-            _leaves(game, child, path, out, color)
+            _leaves(game, child, path, out, score)
         finally:
             path.pop()
             game.pop()
@@ -121,6 +133,8 @@ def choose_turn(dfen: str, bot: str, rng: random.Random, tree=None,
                 ruleset=None) -> tuple[str, ...]:
     """A complete legal turn (micro-moves in UCI) for ``bot`` in the rolled ``dfen``
     (under ``ruleset``: a preset's rule set, FIDE's by default)."""
+    if bot not in BOTS:
+        raise ValueError(f"unknown bot {bot!r} (bots: {', '.join(BOTS)})")
     tree = tree or turn_tree(dfen, ruleset)
     if not tree.nodes:
         return ()
@@ -128,24 +142,22 @@ def choose_turn(dfen: str, bot: str, rng: random.Random, tree=None,
         return rng.choice(list(tree.paths()))
     game = DiceGame(dfen, ruleset)
     color = game.turn
+    values = _values(game)
+    cache: dict = {}        # the score of each position a turn ends in (orders transpose)
+
+    def score(g: DiceGame) -> float:
+        if g.winner() is not None:
+            return 10_000 if g.winner() == color else -10_000
+        if bot == "greedy":
+            return _material(g.state, color, values)
+        k = g.key()
+        v = cache.get(k)
+        if v is None:
+            v = cache[k] = _material(g.state, color, values) - _risk(g, color, values)
+        return v
+
     scored: list = []
-    _leaves(game, tree.nodes, [], scored, color)
-    if bot == "odds":
-        rng.shuffle(scored)
-        scored.sort(key=lambda t: -t[1])
-        top = scored[:24]
-        rescored = []
-        for path, score in top:
-            if score < 10_000:
-                for u in path:
-                    game.push(u)
-                score = score - _risk(game, color)
-                for _ in path:
-                    game.pop()
-            rescored.append((path, score))
-        scored = rescored
-    elif bot != "greedy":
-        raise ValueError(f"unknown bot {bot!r} (bots: {', '.join(BOTS)})")
+    _leaves(game, tree.nodes, [], scored, score)
     best = max(s for _, s in scored)
     return rng.choice([p for p, s in scored if s == best])
 
@@ -198,7 +210,7 @@ def play_game(seed: int | None = None, white: str = "greedy", black: str = "rand
     """
     from .dfen import START_DFEN, parse_dfen
 
-    console = console or Console()
+    console = console or TerminalConsole()
     rng = random.Random(seed)
     if start is None and ruleset is not None and ruleset.presets:
         from presets.layouts import preferred_layout
@@ -221,6 +233,8 @@ def play_game(seed: int | None = None, white: str = "greedy", black: str = "rand
         if human == color:
             node = tree.nodes
             before: list[str] = []          # the DFEN before each micro-move played
+            if not node:
+                say(f"{color} has no legal micro-move: the turn passes")
             while node:
                 options = sorted(node)
                 playable = tree.playable(played)
@@ -253,6 +267,7 @@ def play_game(seed: int | None = None, white: str = "greedy", black: str = "rand
                     dfen = apply_move(dfen, text, ruleset)
                     played.append(text)
                     node = node[text][1]
+                    say(f"{color} plays {text}")
         else:
             bot = white if color == "white" else black
             path = choose_turn(dfen, bot, rng, tree, ruleset)

@@ -118,3 +118,14 @@ def test_loading_leaves_the_import_path_as_it_was(capsys, house, spec):
     before = list(sys.path)
     assert run(capsys, "moves", FEN, "--ruleset", spec)[0] == 0
     assert sys.path == before
+
+
+@pytest.mark.parametrize("name, hint", [("rules.hr", "--rules FILE"), ("rules.json", "")])
+def test_a_ruleset_file_that_is_not_python_is_a_clear_error(capsys, tmp_path, name, hint):
+    # importlib has no loader for these suffixes (it used to be an AttributeError)
+    f = tmp_path / name
+    f.write_text("remove fide.castling\n")
+    code, out, err = run(capsys, "moves", FEN, "--ruleset", f"{f}:x")
+    assert code == 2 and out == ""
+    assert err.startswith("houserules: error: ruleset") and "is not a Python file" in err
+    assert hint in err and "Traceback" not in err

@@ -149,3 +149,53 @@ def test_a_presets_ending_is_announced_with_its_reason():
     text = console.export_text()
     assert rec.winner == "white"
     assert "white wins by first promotion" in text and "captures the" not in text
+
+
+def _odds_score(dfen, path, ruleset=None):
+    """The odds bot's measure, worked out afresh on the position after ``path``
+    (played as text): material less the expected loss to the next roll."""
+    from dice import apply_move
+    from dice.play import _material, _risk, _values
+    for u in path:
+        dfen = apply_move(dfen, u, ruleset)
+    g = DiceGame(dfen, ruleset)
+    color = g.turn
+    if g.winner() is not None:
+        return 10_000 if g.winner() == color else -10_000
+    values = _values(g)
+    return _material(g.state, color, values) - _risk(g, color, values)
+
+
+def test_odds_bot_weighs_every_legal_turn():
+    # 288 turns; the best few are far down the material order (it once weighed
+    # only the 24 with the most material, and missed them)
+    d = "1rb3n1/ppNpb1p1/5p2/P3pk1r/8/5N2/1PnPPPP1/R1BQKB2 w - - 1 7 NRQ"
+    turns = list(_paths(legal_turn_tree(d)))
+    best = max(_odds_score(d, p) for p in turns)
+    for seed in range(3):
+        assert _odds_score(d, choose_turn(d, "odds", random.Random(seed))) == best
+
+
+def test_bots_value_the_royal_pieces_of_the_rule_set():
+    # knightmate: the knight on a1 is royal, the king an ordinary piece. The
+    # odds bot shuts the a-file against the rook on a8 rather than shield the king
+    from presets import load
+    from dice.play import ROYAL_VALUE, _values
+    rs = load("knightmate-rules")
+    d = "r6r/2k5/4n3/8/3R4/8/8/N6K w - - 0 1 R"
+    values = _values(DiceGame(d, rs))
+    assert values["knight", "white"] == ROYAL_VALUE and values["king", "white"] < 10
+    for seed in range(5):
+        assert choose_turn(d, "odds", random.Random(seed), ruleset=rs) == ("d4a4",)
+
+
+def test_a_human_without_a_micro_move_is_told_the_turn_passes():
+    # white's only piece is a king boxed in by its own pawns: no die can move anything
+    from dice import roll
+    start = "4k3/8/8/8/8/8/PPP5/1K6 w - - 0 1 -"
+    seed = next(s for s in range(100) if not legal_turn_tree(roll(start, s)))
+    answers = iter(["e2e4", "quit"])
+    console = Console(record=True, width=200)
+    play_game(seed=seed, human="white", console=console, start=start, max_turns=2,
+              inputs=lambda prompt: next(answers))
+    assert "white has no legal micro-move: the turn passes" in console.export_text()
