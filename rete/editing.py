@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
-from .errors import CompileError, DuplicateProductionError, MatchError, ReteError, \
+from .errors import CompileError, DuplicateProductionError, ReteError, \
     UnknownProductionError, UnknownStageError
 from .joinorder import control_states
+from .match_errors import match_error
 from .model import Production, Rule, as_production
 from .negation import NCCNode
 from .network import JoinNode, ProductionNode, beta_nodes, node_serial
@@ -88,7 +89,7 @@ class NetworkEditing:
                 f"(stages: {', '.join(self.stages)})")
             err.rule = prod.name            # (as a CompileError names its rule)
             raise err
-        with self._atomic_network():
+        with self._atomic_network(prod):
             pnode = self.compiler.add_production(prod)
         self._reactive = None
         self._below = {}
@@ -134,13 +135,18 @@ class NetworkEditing:
         return p.production
 
     @contextmanager
-    def _atomic_network(self):
-        """Compile errors leave no half-built nodes: new nodes are destroyed."""
+    def _atomic_network(self, prod: Production):
+        """Compile errors leave no half-built nodes: new nodes are destroyed.
+        (Matching the facts present runs only ``prod``'s new nodes, so a test
+        that raises is one of its own.)"""
         first = next(node_serial)
         n_amems = len(self.alpha_memories)      # new alpha memories come after these
         try:
             yield
         except BaseException as e:
+            # located while the new nodes still lead to the production
+            located = match_error(e, self.functions, "the new production", prod) \
+                if isinstance(e, Exception) and not isinstance(e, ReteError) else None
             new = sorted((n for n in self._all_nodes() if n.serial > first),
                          key=lambda n: n.serial)
             for n in reversed(new):
@@ -151,8 +157,7 @@ class NetworkEditing:
             self._unblocked.clear()
             if isinstance(e, ReteError) or not isinstance(e, Exception):
                 raise
-            raise MatchError(f"a test raised while matching the new production: {e!r}",
-                             e) from e
+            raise located from e
 
     def _all_nodes(self):
         return beta_nodes(self.root)

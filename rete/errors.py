@@ -115,12 +115,17 @@ class MatchError(FactError):
     """A test or predicate raised while a change was being matched.
 
     The change is undone (working memory and agenda are as before the call)
-    and the original exception is the ``cause``.
+    and the original exception is the ``cause``. For a rule from rule text,
+    ``source``, ``line`` and ``column`` say where the rule first uses the
+    function that raised (None otherwise), and the message starts with them.
     """
 
-    def __init__(self, message: str, cause: BaseException | None = None):
+    def __init__(self, message: str, cause: BaseException | None = None,
+                 at: tuple | None = None):
         self.cause = cause
-        super().__init__(message)
+        self.source, self.line, self.column = at if at is not None else (None, None, None)
+        where = f"{self.source}:{self.line}:{self.column}: " if at is not None else ""
+        super().__init__(where + message)
 
 
 class ActionError(ReteError):

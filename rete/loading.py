@@ -8,8 +8,8 @@ import os
 import re
 from pathlib import Path
 
-from .errors import (ActionFunctionError, CollectedFactsError, DuplicateProductionError, ReteError,
-                     UnboundVariableError, UnknownFunctionError, UnknownProductionError,
+from .errors import (ActionFunctionError, CollectedFactsError, DuplicateProductionError,
+                     MatchError, ReteError, UnboundVariableError, UnknownFunctionError, UnknownProductionError,
                      UnknownSlotError, UnknownStageError, UnknownTemplateError)
 from .model import Modify, Pattern, Production, Template
 from .parsing import parse_rules
@@ -193,6 +193,10 @@ def load_rules(session, text_or_path, source: str | None = None, *,
                         f"production {prod.name!r} already exists"), src, *loc.name)
                 try:
                     staged.append(session._compile_beside(prod))
+                except MatchError as e:
+                    if e.line is None:      # no use of the failing function found
+                        raise _located(e, src, loc.line, loc.column)
+                    raise
                 except ReteError as e:
                     raise _located(e, src, *error_position(e, loc, session.templates,
                                                            session.functions))

@@ -381,6 +381,9 @@ class Production:
     # where rule text wrote each action, ``(line, column)`` in ``source`` (empty
     # for a production built in Python): a run-time error names the action's line
     action_lines: tuple = field(default=(), compare=False, repr=False)
+    # where rule text first used each function of its conditions, ``(name, line,
+    # column)``: a test that raises while matching names its line
+    test_lines: tuple = field(default=(), compare=False, repr=False)
 
     def replace(self, **changes) -> "Production":
         d = dict(name=self.name, conditions=self.conditions, actions=self.actions,
@@ -388,6 +391,8 @@ class Production:
                  doc=self.doc, meta=self.meta)
         if "actions" not in changes and "source" not in changes:
             d["action_lines"] = self.action_lines
+        if "conditions" not in changes and "source" not in changes:
+            d["test_lines"] = self.test_lines
         d.update(changes)
         return Production(**d)
 

@@ -26,10 +26,11 @@ from .compiler import Compiler
 from .context import Context, Firing
 from .editing import NetworkEditing
 from .renewal import SlotSpecificModify
-from .errors import (ActionError, DuplicateTemplateError, MatchError, RetractedFactError,
+from .errors import (ActionError, DuplicateTemplateError, RetractedFactError,
                      ReteError, SlotValueError, StageCycleError, UnknownFactError,
                      UnknownStageError, UnknownTemplateError)
 from .journal import Journal, _tags
+from .match_errors import match_error
 from .joinorder import JOIN_ORDERS
 from .model import Fact, Template
 from .alpha import AlphaNode
@@ -450,8 +451,7 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
                     self._journal = None
             if isinstance(e, ReteError) or not isinstance(e, Exception):
                 raise
-            raise MatchError(f"a test{_rules_testing(e)} raised while matching the change: {e!r}",
-                             e) from e
+            raise match_error(e, self.functions, "the change") from e
         finally:
             self._horizon = horizon
         if temp:
@@ -627,39 +627,6 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
     def stats(self) -> dict:
         from .graph import network_stats
         return network_stats(self)
-
-
-def _rules_testing(exc: BaseException) -> str:
-    """`` of rule 'x'`` (or rules): the productions below the node whose test
-    raised, found from the traceback (only on this error path: matching itself
-    carries no bookkeeping for it); empty when no node is found."""
-    from .alpha import AlphaMemory
-    node = None
-    tb = exc.__traceback__
-    while tb is not None:
-        loc = tb.tb_frame.f_locals
-        for cand in (loc.get("m"), loc.get("self")):
-            # an alpha memory, or a beta node (nodes keep their children in a list)
-            if isinstance(cand, AlphaMemory) or isinstance(getattr(cand, "children", None), list):
-                node = cand
-        tb = tb.tb_next
-    if node is None:
-        return ""
-    names, seen, stack = set(), set(), [node]
-    while stack:
-        n = stack.pop()
-        if id(n) in seen:
-            continue
-        seen.add(id(n))
-        prod = getattr(n, "production", None)
-        if prod is not None and getattr(n, "kind", "") == "production":
-            names.add(prod.name)
-        stack.extend(getattr(n, "successors", ()) if isinstance(n, AlphaMemory) else
-                     getattr(n, "children", ()) or ())
-    if not names:
-        return ""
-    shown = sorted(names)
-    return (" of rule " if len(shown) == 1 else " of rules ") + ", ".join(repr(x) for x in shown)
 
 
 def _pnode_of(tok):

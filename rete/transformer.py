@@ -290,9 +290,16 @@ class RuleTextBuilder(Transformer):
                 conds = tuple(x)
             else:
                 actions.append(x)
+        first_action = actions[0][1] if actions else None
+        tests: dict = {}
+        for kind, key, line, column in self.refs:
+            # the conditions' functions: those written before the first action
+            if kind == "function" and (first_action is None or (line, column) < first_action):
+                tests.setdefault(key, (line, column))
         p = Production(name, conds, tuple(a for a, _ in actions), opts["stage"],
                        opts["salience"], self.source, doc, opts["meta"],
-                       tuple(at for _, at in actions))
+                       tuple(at for _, at in actions),
+                       tuple((k, line, column) for k, (line, column) in tests.items()))
         loc = RuleLocation(*_pos(kw), name=_pos(name_tok),
                    stage=_pos(seen["stage"].tok) if "stage" in seen else None, refs=self.refs)
         self.refs = []

@@ -293,3 +293,61 @@ def test_a_join_key_that_raises_is_a_match_error_and_the_undo_completes(negated)
     assert s._journal is None               # no journaling left on by the failed undo
     s.assert_fact("a", x=2)                 # the network still works: 10 mod 2 == 0
     assert len(s.activations()) == (0 if negated else 1)
+
+
+MATCH_RULES = """template a (x)
+
+rule calm
+when
+  a(x: ?v)
+  test ?v > 0
+then
+  halt
+end
+
+rule fragile
+when
+  a(x: ?v)
+  test ?v > 0
+  test ?v != 2
+  test boom(?v)
+then
+  halt
+end
+"""
+
+
+def _fragile_session():
+    s = Session()
+    s.register_function("boom", lambda v: 1 / (v - 5))
+    s.register_function("bang", lambda v: 1 / (v - 6))
+    load_rules(s, MATCH_RULES, source="t.hr")
+    return s
+
+
+def test_a_match_error_of_a_rule_from_text_points_at_the_function_that_raised():
+    s = _fragile_session()
+    e = refused(s, E.MatchError, s.assert_fact, "a", x=5)
+    assert (e.source, e.line, e.column) == ("t.hr", 16, 8)      # 'boom' in 'test boom(?v)'
+    assert str(e).startswith("t.hr:16:8: a test of rule 'fragile' raised")
+    assert isinstance(e.cause, ZeroDivisionError)
+
+
+def test_a_match_error_while_a_rule_from_text_is_added_points_into_it():
+    # the facts present are matched by the new rule's own nodes: its test raised
+    s = _fragile_session()
+    s.assert_fact("a", x=6)
+    e = refused(s, E.MatchError, load_rules, s,
+                "rule late\nwhen\n  a(x: ?v & > 1 & bang())\nthen\n  halt\nend\n", source="u.hr")
+    assert (e.source, e.line, e.column) == ("u.hr", 3, 19)
+    assert "a test of rule 'late' raised while matching the new production" in str(e)
+
+
+def test_a_match_error_without_rule_text_has_no_position():
+    s = Session()
+    s.deftemplate("a", "x")
+    s.register_function("boom", lambda v: 1 / 0)
+    s.add(Rule("built").when(P("a", x=V.v), Test("boom", V.v)))
+    e = refused(s, E.MatchError, s.assert_fact, "a", x=1)
+    assert (e.source, e.line, e.column) == (None, None, None)
+    assert str(e).startswith("a test of rule 'built' raised")
