@@ -351,3 +351,13 @@ def test_a_match_error_without_rule_text_has_no_position():
     e = refused(s, E.MatchError, s.assert_fact, "a", x=1)
     assert (e.source, e.line, e.column) == (None, None, None)
     assert str(e).startswith("a test of rule 'built' raised")
+
+
+def test_a_production_keeps_its_test_lines_only_while_its_conditions_stay():
+    s = _fragile_session()
+    p = s.get_production("fragile")
+    assert p.test_lines == ((">", 14, 11), ("!=", 15, 11), ("boom", 16, 8))
+    assert p.replace(salience=1).test_lines == p.test_lines
+    assert p.replace(conditions=p.conditions[:1]).test_lines == ()
+    assert p.replace(source="python").test_lines == ()
+    assert "test_lines" not in repr(p)
