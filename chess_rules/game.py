@@ -84,6 +84,9 @@ class Game:
         elif presets or config:
             raise ChessError("give presets (and their config) or a ruleset, not both: load "
                              "the presets onto it with presets.load(..., base=ruleset)")
+        # the game's own copy: a rule set edited after the game was made changes
+        # neither the compiled game nor what it says about itself (rules, pgn, copy)
+        ruleset = ruleset.copy()
         self.ruleset = ruleset
         self.session = ruleset.build()
         self.state = ChessState(self.session, ruleset)

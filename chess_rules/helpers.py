@@ -21,7 +21,8 @@ them all, as FIDE's own movers do.
 A generate-stage production that calls ``gen-leap`` or ``gen-slide`` attacks the
 squares it could capture on: :func:`with_implied_attacks` gives it the
 ``attacks`` metadata check detection reads, so check, checkmate and castling
-see the new move like a built-in one. The attacks are worked out when the rule
+see the new move like a built-in one (the attackers: the pieces the helper's
+first argument binds, see :func:`implied_attacks`). The attacks are worked out when the rule
 set is compiled (``RuleSet.build``), over the board it has then: a rule added
 before a preset that changes the board (``wrap-board``) attacks across the
 wrapped edge, as it moves. A helper's arguments are checked when the rule is
@@ -35,7 +36,7 @@ from rete.model import Call, Collect, Fact, Pattern, Var, arg_variables
 
 from . import geometry as geo
 from .moves import Move
-from .squares import SQUARE_NAMES
+from .squares import PIECE_TYPES, SQUARE_NAMES
 
 __all__ = ["MOVE_HELPERS", "as_pieces", "for_each_piece", "helper_call_problem",
            "implied_attacks", "piece_patterns", "with_implied_attacks"]
@@ -169,8 +170,14 @@ MOVE_HELPERS = {
 def implied_attacks(prod, topo, functions=None):
     """The attack function a custom generate rule implies, or None. With
     ``functions`` (the rule set's), a helper's name bound to another function
-    implies nothing."""
-    piece_types = [dict(c.slots).get("type") for c in piece_patterns(prod)]
+    implies nothing.
+
+    Each capturing helper call attacks with the pieces its first argument
+    binds: the ``piece`` pattern (or collect) of that variable, its ``type``
+    (any type when the pattern names none) and its ``color`` when the pattern
+    names one. The rule's other conditions (a gate such as "while its side has
+    a bishop") are not judged: the piece is taken to attack whenever it stands
+    there. A rule that needs more declares ``attacks`` itself."""
     fns = []
     for a in prod.actions:
         if not isinstance(a, Call) or a.fn not in ("gen-leap", "gen-slide") or len(a.args) < 2:
@@ -178,25 +185,41 @@ def implied_attacks(prod, topo, functions=None):
         if functions is not None and functions.get(a.fn) is not MOVE_HELPERS[a.fn]:
             continue
         spec = a.args[1]
-        if not isinstance(spec, str):
+        mover = _mover_pattern(prod, a.args[0])
+        if not isinstance(spec, str) or mover is None:
             continue
-        types = tuple(t for t in piece_types if isinstance(t, str))
-        if not types:
-            continue
+        slots = dict(mover.slots)
+        t = slots.get("type")
+        types = (t,) if isinstance(t, str) else PIECE_TYPES
         if a.fn == "gen-leap":
             offs = _offsets(spec)
-            for t in types:
-                fns.append(lambda c, ty, sq, by, t=t, o=offs:
-                           geo.attacked_by_leaper(c, ty, topo, sq, by, t, o))
+            fn = (lambda c, ty, sq, by, ts=types, o=offs:
+                  any(geo.attacked_by_leaper(c, ty, topo, sq, by, t, o) for t in ts))
         else:
             dirs = _directions(spec)
-            fns.append(lambda c, ty, sq, by, ts=types, d=dirs:
-                       geo.attacked_by_slider(c, ty, topo, sq, by, ts, d))
+            fn = (lambda c, ty, sq, by, ts=types, d=dirs:
+                  geo.attacked_by_slider(c, ty, topo, sq, by, ts, d))
+        color = slots.get("color")
+        if isinstance(color, str):          # only that side's pieces move so
+            fn = (lambda c, ty, sq, by, f=fn, side=color: by == side and f(c, ty, sq, by))
+        fns.append(fn)
     if not fns:
         return None
     if len(fns) == 1:
         return fns[0]
     return lambda c, ty, sq, by: any(f(c, ty, sq, by) for f in fns)
+
+
+def _mover_pattern(prod, arg) -> Pattern | None:
+    """The ``piece`` pattern whose facts a helper's first argument binds (its own,
+    or a collect's), or None."""
+    if not isinstance(arg, Var):
+        return None
+    for c in prod.conditions:
+        if isinstance(c, (Pattern, Collect)) and c.bind == arg.name:
+            pat = c.pattern if isinstance(c, Collect) else c
+            return pat if pat.template == "piece" else None
+    return None
 
 
 #: what the second argument of each move helper must parse as

@@ -66,9 +66,12 @@ class DiceGame(Game):
             from .dfen import START_DFEN
             dfen = START_DFEN
         pos = dfen if isinstance(dfen, DfenPosition) else parse_dfen(dfen, ruleset)
+        base = default_ruleset()
+        #: whether this is plain Dice Chess over FIDE (the game keeps a copy of
+        #: its rule set, so this is known only here)
+        self.plain_dice = ruleset is base
         super().__init__(ruleset=ruleset, position=pos)
         self._history = []
-        base = default_ruleset()
         self._full_key = ruleset is not base and (
             bool(ruleset.presets) or set(ruleset.templates) != set(base.templates)
             or ruleset.templates["piece"].slots != base.templates["piece"].slots)

@@ -38,7 +38,7 @@ from chess_rules.notation import normalize_uci, parse_uci
 from chess_rules.squares import PIECE_LETTER
 
 from .dfen import FACE_TYPE, TYPE_FACE, format_dfen, parse_dfen, parse_dice_field
-from .engine import DiceGame, default_ruleset
+from .engine import DiceGame
 from .errors import (DfenError, EndTurnError, GameOverError, MaxMicroMovesError, NoDieError,
                      NotLegalMoveError, RollError)
 
@@ -97,7 +97,7 @@ class EngineBackend:
 
     def __init__(self, game: DiceGame):
         self.game = game
-        self.commutes = game.ruleset is default_ruleset()
+        self.commutes = game.plain_dice
 
     def moves(self):
         """``(uci, dice spent, takes a king, handle for push)`` per micro-move."""

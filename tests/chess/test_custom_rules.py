@@ -352,3 +352,37 @@ def test_replaces_belongs_to_the_rule_that_says_it():
     assert (ei.value.line, ei.value.column) == (1, 6)
     rs = load_rule_text(fide_rules(), km.replace("stage generate", "replaces stage generate"))
     assert rs.productions["fide.king-move"].actions[0].args[1] == "N"
+
+
+# ---------------------------------------------------------------- implied attacks
+
+def test_a_gate_pattern_adds_no_attacker_to_a_rules_implied_attacks():
+    # a rook leaps as a knight while its side has a bishop: the bishop gates,
+    # it does not leap (it used to be counted as a knight-leaper too)
+    from rete import Call, P, Rule, V
+    rs = fide_rules()
+    rs.add(Rule("custom.rook-knight", stage="generate")
+           .when(P("movegen", color=V.c), P("piece", type="rook", color=V.c).as_("p"),
+                 P("piece", type="bishop", color=V.c))
+           .then(Call("gen-leap", V.p, "1,2 2,1 -1,2 -2,1 1,-2 2,-1 -1,-2 -2,-1")))
+    assert not Game("8/8/8/3k4/8/2B5/8/R3K3 b - - 0 1", ruleset=rs).is_check()
+    assert "c5d5" in Game("8/8/8/2k5/8/2B5/8/R3K3 b - - 0 1", ruleset=rs).legal_uci()
+    assert Game("8/8/8/8/8/1k6/8/R3K1B1 b - - 0 1", ruleset=rs).is_check()   # the rook's leap
+
+
+def test_a_rule_for_one_colour_attacks_for_that_colour_only():
+    # kings_step_only.hr: Black's king steps S, SE, E, W, SW only, so it does
+    # not attack f6 from e5 (it used to, as a king of either colour stepping anywhere)
+    g = game("8/8/8/4k1K1/8/8/8/8 w - - 0 1", "kings_step_only.hr")
+    assert g.explain("g5f6").legal
+    assert game("8/8/8/4k1K1/8/8/8/8 w - - 0 1", "kings_step_only.hr").explain("g5f5").rule \
+        == "fide.check-resolution"                  # f5 is east of e5: attacked
+
+
+def test_a_rule_whose_piece_pattern_names_no_type_attacks_with_every_type(tmp_path):
+    f = tmp_path / "north.hr"
+    f.write_text("rule custom.step-north stage generate\nwhen\n  movegen(color: ?c)\n"
+                 "  ?p <- piece(color: ?c)\nthen\n  call gen-leap(?p, \"N\")\nend\n")
+    rs = load_rule_file(fide_rules(), f)
+    assert Game("8/8/8/8/8/8/1k6/1B2K3 b - - 0 1", ruleset=rs).is_check()     # Bb1 steps north
+    assert "c2b2" not in Game("8/8/8/8/8/8/2k5/1B2K3 b - - 0 1", ruleset=rs).legal_uci()

@@ -222,7 +222,7 @@ def test_copy_is_independent_and_keeps_the_history():
     c = g.copy()
     assert c.fen() == g.fen() and [m.uci() for m in c.move_stack] == [m.uci() for m in g.move_stack]
     assert c.repetitions() == g.repetitions() == 2
-    assert c.ruleset is g.ruleset and c.pgn() == g.pgn()
+    assert c.rules() == g.rules() and c.pgn() == g.pgn()
     c.push("g1f3")
     c.pop()
     c.pop()
@@ -272,3 +272,18 @@ def test_presets_and_a_ruleset_are_not_given_together():
 def test_piece_at_refuses_what_is_no_square(square):
     with pytest.raises(ValueError):
         Game().piece_at(square)
+
+
+def test_a_game_keeps_its_own_copy_of_the_rule_set():
+    # editing the rule set after the game was made changes nothing the game does
+    # or says: the compiled rules, rules(), pgn() and copy() agree
+    from chess_rules.fide import fide_rules
+    rs = fide_rules()
+    g = Game(ruleset=rs)
+    g.push("e2e4")
+    rs.remove("fide.pawn-double-push")
+    assert "d7d5" in g.legal_uci()
+    assert g.explain("d7d5").rule == "fide.pawn-double-push"
+    assert "fide.pawn-double-push" in {r["name"] for r in g.rules()}
+    assert g.copy().fen() == g.fen() and "1. e4" in g.pgn()
+    assert "e2e4" not in Game(ruleset=rs).legal_uci()     # a new game has the edit
