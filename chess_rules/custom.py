@@ -65,6 +65,15 @@ def _located(e: BaseException, source: str, line: int, column: int) -> ReteError
     return err
 
 
+def _stage_after(rs: RuleSet, stage: str) -> tuple:
+    """The stage that comes next after ``stage`` in the rule set's own order (a
+    declared stage: the one it was declared before), as a ``before`` constraint."""
+    if stage in rs.stages:
+        i = rs.stages.index(stage)
+        return (rs.stages[i + 1],) if i + 1 < len(rs.stages) else ()
+    return next((before for s, _, before in rs.extra_stages if s == stage), ())
+
+
 def load_rule_text(ruleset: RuleSet, text: str, source: str = "<rules>") -> RuleSet:
     """Apply rule text to a copy of ``ruleset`` and return the copy (see module doc)."""
     rf = parse_rules(text, source)
@@ -80,8 +89,11 @@ def load_rule_text(ruleset: RuleSet, text: str, source: str = "<rules>") -> Rule
             raise _located(ReteError(
                 f"stage list must start with an existing stage, not {prev!r} "
                 f"(stages: {', '.join(rs.stages)})"), source, line, col)
+        # each new stage runs right after the one before it: before the stage
+        # that followed that one (a stage after post-move runs before turn-end)
+        before = _stage_after(rs, prev)
         for s in stages[1:]:
-            rs.add_stage(s, after=(prev,))
+            rs.add_stage(s, after=(prev,), before=before)
             prev = s
     for name, (line, col) in zip(rf.removals, rf.removal_lines):
         if name not in rs.productions:
@@ -91,7 +103,7 @@ def load_rule_text(ruleset: RuleSet, text: str, source: str = "<rules>") -> Rule
     locs = {}
     for prod, loc, replacing in zip(rf.productions, rf.rule_locs, rf.replacing):
         locs[prod.name] = loc
-        _check_helper_calls(prod, loc, rs.functions, source)
+        _check_helper_calls(prod, loc, rs, source)
         if replacing:
             if prod.name not in rs.productions:
                 raise _located(UnknownProductionError(
@@ -113,11 +125,13 @@ def load_rule_text(ruleset: RuleSet, text: str, source: str = "<rules>") -> Rule
     return rs
 
 
-def _check_helper_calls(prod, loc, functions, source: str) -> None:
-    """A move helper's arguments, checked when the file loads (not at the first
-    move generation), with the error placed at the call."""
+def _check_helper_calls(prod, loc, rs: RuleSet, source: str) -> None:
+    """A move helper's arguments and stage, checked when the file loads (not at
+    the first move generation), with the error placed at the call."""
     for a in prod.actions:
-        problem = helper_call_problem(a, functions, prod.conditions) if isinstance(a, Call) else None
+        problem = helper_call_problem(a, rs.functions, prod.conditions,
+                                      rs._known_stage(prod.stage)) \
+            if isinstance(a, Call) else None
         if problem is not None:
             where = next(((line, col) for k, key, line, col in loc.refs
                           if k == "function" and key == a.fn), (loc.line, loc.column))

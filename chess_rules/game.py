@@ -89,6 +89,7 @@ class Game:
         ruleset = ruleset.copy()
         self.ruleset = ruleset
         self.session = ruleset.build()
+        self._gen_stages, self._push_stages = _move_stages(self.session, ruleset)
         self.state = ChessState(self.session, ruleset)
         self.state.game = self
         self._stack: list[tuple[int, Move, str]] = []
@@ -273,7 +274,7 @@ class Game:
         st.candidates = {}
         st.alternates = False
         with self._request("movegen", color=self.turn):
-            self.session.run(stages=GEN_STAGES)
+            self.session.run(stages=self._gen_stages)
         cands = st.settle()
         st.candidates = {}
         return cands
@@ -340,11 +341,11 @@ class Game:
         s = self.session
         extra = self.ruleset.config.get("extra-push-stages")
         if extra:
-            s.run(stages=PUSH_STAGES[:-1])
+            s.run(stages=self._push_stages[:-1])
             s.run(stages=extra)
-            s.run(stages=PUSH_STAGES[-1:])
+            s.run(stages=self._push_stages[-1:])
         else:
-            s.run(stages=PUSH_STAGES)
+            s.run(stages=self._push_stages)
 
     def push_san(self, san: str) -> Move:
         return self.push(self.parse_san(san))
@@ -581,6 +582,20 @@ def _unjournaled(session):
         yield
     finally:
         session._journal = j
+
+
+def _move_stages(session, ruleset) -> tuple[tuple, tuple]:
+    """The stages a move generation runs (``generate`` .. ``filter``) and those a
+    move runs (``apply`` .. ``result``), in the session's order: stages a rule
+    file declares between them run too. The modifiers' dispatch stages
+    (``config['extra-push-stages']``) are a run of their own."""
+    order = session.stages
+    own = set(ruleset.config.get("extra-push-stages") or ())
+
+    def span(first, last):
+        return tuple(st for st in order[order.index(first):order.index(last) + 1]
+                     if st not in own)
+    return span(*GEN_STAGES), span(PUSH_STAGES[0], PUSH_STAGES[-1])
 
 
 def _outcome(fact) -> Outcome:

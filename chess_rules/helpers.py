@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from rete.model import Call, Collect, Fact, Pattern, Var, arg_variables
+from rete.model import Call, Collect, Expr, Fact, Pattern, Var, arg_variables
 
 from . import geometry as geo
 from .moves import Move
@@ -228,40 +228,62 @@ _HELPER_SPECS = {"gen-leap": (_offsets, "offsets"), "gen-leap-quiet": (_offsets,
                  "gen-slide-quiet": (_directions, "directions")}
 
 
-def helper_call_problem(call: Call, functions, conditions=()) -> str | None:
-    """What is wrong with a call of a move helper (its argument count, its offsets
-    or directions, and with the rule's ``conditions``, a first argument bound to a
-    fact that is not a piece), or None. Calls of other functions, or of a name the
-    rule set has bound to a function of its own, are not judged."""
+def helper_call_problem(call: Call, functions, conditions=(), stage: str | None = None) -> str | None:
+    """What is wrong with a call of a move helper, or None: its stage (the movers
+    run in ``generate``, ``drop-promotions`` in ``generate`` or ``filter``, where
+    the candidate moves are), its argument count, its first argument (a variable
+    bound to a piece, or with the rule's ``conditions`` to the pieces a collect
+    binds, not a constant or another fact) and its offsets or directions (text
+    that parses). Calls of other functions, or of a name the rule set has bound
+    to a function of its own, are not judged."""
+    if call.fn == "drop-promotions" and functions.get(call.fn) is MOVE_HELPERS[call.fn]:
+        if stage is not None and stage not in ("generate", "filter"):
+            return (f"drop-promotions runs in the generate or filter stage, where the "
+                    f"candidate moves are, not in {stage!r}")
+        if not 2 <= len(call.args) <= 3:
+            return (f"drop-promotions takes 2 or 3 arguments (a colour, a piece type and "
+                    f"optionally the reason), {len(call.args)} given")
+        return None
     if call.fn not in _HELPER_SPECS or functions.get(call.fn) is not MOVE_HELPERS[call.fn]:
         return None
+    if stage is not None and stage != "generate":
+        return (f"{call.fn} generates candidate moves: it belongs in the generate stage, "
+                f"not {stage!r} (there its moves would miss the filters)")
     parse, what = _HELPER_SPECS[call.fn]
     if len(call.args) != 2:
         return f"{call.fn} takes 2 arguments (a piece and its {what}), {len(call.args)} given"
-    first = call.args[0]
-    if isinstance(first, Var):
-        pats = [c for c in conditions if isinstance(c, Pattern)]
-        bound = next((c.template for c in pats if c.bind == first.name), None)
-        collected = next((c.pattern.template for c in conditions
-                          if isinstance(c, Collect) and c.bind == first.name), None)
-        if bound is not None and bound != "piece":
-            what = f"a {bound} fact"
-        elif collected is not None and collected != "piece":
-            what = f"the {collected} facts a collect binds"
-        elif bound is None and any(v == first for c in pats for _, v in c.slots):
-            what = "a slot value, not a fact"
-        else:
-            what = None
-        if what is not None:
-            return (f"{call.fn}: its first argument ?{first.name} is {what}; "
-                    f"it takes the piece that moves (?p <- piece(...)) or the pieces "
-                    f"(?ps <- collect piece(...))")
-    if isinstance(call.args[1], str):
+    first, spec = call.args
+    if not isinstance(first, Var):
+        return (f"{call.fn}: its first argument is {first!r}; it takes the piece that moves "
+                f"(?p <- piece(...)) or the pieces (?ps <- collect piece(...))")
+    pats = [c for c in conditions if isinstance(c, Pattern)]
+    bound = next((c.template for c in pats if c.bind == first.name), None)
+    collected = next((c.pattern.template for c in conditions
+                      if isinstance(c, Collect) and c.bind == first.name), None)
+    if bound is not None and bound != "piece":
+        bad = f"a {bound} fact"
+    elif collected is not None and collected != "piece":
+        bad = f"the {collected} facts a collect binds"
+    elif bound is None and any(v == first for c in pats for _, v in c.slots):
+        bad = "a slot value, not a fact"
+    else:
+        bad = None
+    if bad is not None:
+        return (f"{call.fn}: its first argument ?{first.name} is {bad}; "
+                f"it takes the piece that moves (?p <- piece(...)) or the pieces "
+                f"(?ps <- collect piece(...))")
+    if isinstance(spec, str):
         try:
-            parse(call.args[1])
+            parse(spec)
         except ValueError as e:
             return f"{call.fn}: {e}"
+    elif not isinstance(spec, (Var, Expr)):
+        return (f"{call.fn}: its {what} are text (e.g. {_SPEC_EXAMPLE[what]!r}), "
+                f"not {spec!r}")
     return None
+
+
+_SPEC_EXAMPLE = {"offsets": "1,2 2,1", "directions": "N E S W"}
 
 
 def with_implied_attacks(prod, topo, functions):

@@ -102,10 +102,18 @@ class RuleSet:
     def _checked(self, prod: Production | Rule) -> Production:
         prod = as_production(prod)
         for a in prod.actions:
-            problem = helper_call_problem(a, self.functions, prod.conditions) if isinstance(a, Call) else None
+            problem = helper_call_problem(a, self.functions, prod.conditions,
+                                          self._known_stage(prod.stage)) \
+                if isinstance(a, Call) else None
             if problem is not None:
                 raise RuleSetError(f"production {prod.name!r}: {problem}")
         return prod
+
+    def _known_stage(self, stage) -> str | None:
+        """``stage`` if the rule set has it (an unknown one is reported when the
+        rule set is compiled, where it is placed in the rule's text), else None."""
+        known = stage in self.stages or any(s == stage for s, _, _ in self.extra_stages)
+        return stage if known else None
 
     def function(self, name: str, fn: Callable | None = None):
         """Register a function the productions call by name (usable as a decorator)."""
@@ -115,7 +123,18 @@ class RuleSet:
         return fn
 
     def add_stage(self, name: str, after: Iterable[str] = (), before: Iterable[str] = ()) -> None:
-        self.extra_stages.append((name, tuple(after), tuple(before)))
+        """Declare a stage, ordered after and before stages the rule set has. A
+        stage between ``apply`` and ``result`` runs with every move, one between
+        ``generate`` and ``filter`` with every move generation."""
+        after, before = tuple(after), tuple(before)
+        known = set(self.stages) | {s for s, _, _ in self.extra_stages}
+        if name in known:
+            raise RuleSetError(f"stage {name!r} already exists")
+        for s in after + before:
+            if s not in known:
+                raise RuleSetError(f"stage {name!r} is ordered against {s!r}, which is no "
+                                   f"stage of this rule set (stages: {', '.join(self.stages)})")
+        self.extra_stages.append((name, after, before))
 
     # ------------------------------------------------------------ compiling
 

@@ -386,3 +386,32 @@ def test_a_rule_whose_piece_pattern_names_no_type_attacks_with_every_type(tmp_pa
     rs = load_rule_file(fide_rules(), f)
     assert Game("8/8/8/8/8/8/1k6/1B2K3 b - - 0 1", ruleset=rs).is_check()     # Bb1 steps north
     assert "c2b2" not in Game("8/8/8/8/8/8/2k5/1B2K3 b - - 0 1", ruleset=rs).legal_uci()
+
+
+def test_a_stage_declared_in_rule_text_runs_with_every_move(tmp_path):
+    # 'stages post-move, house-effects': the new stage runs after post-move and
+    # before turn-end (it used to sort after result, and never ran on a move)
+    f = tmp_path / "queen.hr"
+    f.write_text("stages post-move, house-effects\n"
+                 "rule custom.pawn-to-queen stage house-effects\nwhen\n"
+                 "  move(piece: pawn, to: ?to, color: ?c)\n"
+                 "  ?p <- piece(type: pawn, square: ?to, color: ?c)\n"
+                 "then\n  modify ?p (type: queen)\nend\n")
+    rs = load_rule_file(fide_rules(), f)
+    g = Game(ruleset=rs)
+    order = g.session.stages
+    assert order.index("post-move") < order.index("house-effects") < order.index("turn-end")
+    g.push("e2e4")
+    assert g.piece_at("e4").values["type"] == "queen"
+    g.pop()
+    assert g.fen() == Game().fen()
+
+
+def test_a_move_helper_in_a_filter_rule_is_refused_at_its_call(tmp_path):
+    f = tmp_path / "late.hr"
+    f.write_text("rule fide.knight-move replaces stage filter\nwhen\n  movegen(color: ?c)\n"
+                 "  ?p <- piece(type: knight, color: ?c)\nthen\n"
+                 "  call gen-leap(?p, \"1,2 2,1\")\nend\n")
+    with pytest.raises(ReteError) as e:
+        load_rule_file(fide_rules(), f)
+    assert str(e.value).startswith(f"{f}:6:8: ") and "belongs in the generate stage" in str(e.value)

@@ -254,3 +254,48 @@ def test_a_helper_given_a_slot_value_instead_of_the_piece_is_refused_by_add():
     with pytest.raises(RuleSetError, match=r"\?s is a slot value, not a fact"):
         rs.add(bad)
     assert "custom.bad" not in rs.productions
+
+
+def _knight_rule(stage="generate", first=V.p, spec="1,2 2,1 -1,2 -2,1 1,-2 2,-1 -1,-2 -2,-1",
+                 fn="gen-leap"):
+    return (Rule("fide.knight-move", stage=stage)
+            .when(P("movegen", color=V.c), P("piece", type="knight", color=V.c).as_("p"))
+            .then(Call(fn, first, spec)))
+
+
+@pytest.mark.parametrize("rule, words", [
+    # a mover outside generate: its moves would come after the check filter
+    (_knight_rule(stage="filter"), "belongs in the generate stage, not 'filter'"),
+    (_knight_rule(stage="apply"), "belongs in the generate stage, not 'apply'"),
+    (_knight_rule(first="knight"), "its first argument is 'knight'"),
+    (_knight_rule(spec=5), "its offsets are text"),
+    (_knight_rule(fn="gen-slide", spec=("N", "E")), "its directions are text"),
+])
+def test_a_helper_in_the_wrong_stage_or_with_arguments_it_cannot_read_is_refused(rule, words):
+    rs = fide_rules()
+    before = dict(rs.productions)
+    with pytest.raises(RuleSetError, match=words):
+        rs.replace(rule)
+    assert rs.productions == before
+
+
+@pytest.mark.parametrize("args, stage, words", [
+    ((V.c,), "filter", "drop-promotions takes 2 or 3 arguments"),
+    ((V.c, "queen", "x", "y"), "filter", "drop-promotions takes 2 or 3 arguments"),
+    ((V.c, "queen"), "apply", "drop-promotions runs in the generate or filter stage"),
+])
+def test_drop_promotions_is_checked_when_added(args, stage, words):
+    rs = fide_rules()
+    with pytest.raises(RuleSetError, match=words):
+        rs.add(Rule("custom.no-queens", stage=stage).when(P("movegen", color=V.c))
+               .then(Call("drop-promotions", *args)))
+    assert "custom.no-queens" not in rs.productions
+
+
+def test_a_stage_is_ordered_only_against_stages_the_rule_set_has():
+    rs = fide_rules()
+    with pytest.raises(RuleSetError, match="'nope', which is no stage"):
+        rs.add_stage("mine", after=("nope",))
+    with pytest.raises(RuleSetError, match="stage 'apply' already exists"):
+        rs.add_stage("apply", after=("generate",))
+    assert rs.extra_stages == []
