@@ -92,6 +92,7 @@ class PresetRules:
         self.added: list[str] = []
         self.removed: list[str] = []
         self.replaced: list[str] = []
+        self.built_on: list[str] = []   # productions read (get) to build a replacement on
 
     @property
     def config(self) -> dict:
@@ -132,8 +133,14 @@ class PresetRules:
         """The error for a production that is not there: a conflict when a preset
         loaded before this one removed it (the same conflict as two rewrites, found
         in the other order), else the rule set's own complaint."""
+        from .registry import _modules
         for verb, n, origin in reversed(self.ruleset.history):
             if n == name and verb == "remove" and origin != self.meta.id:
+                if origin not in _modules():        # the base's own rules removed it
+                    return ConflictingPresetsError(
+                        f"preset {self.meta.id!r} rewrites {name!r}, which the base rule "
+                        f"set's own rules ({origin}) removed. Load the presets first and "
+                        f"apply your rules over them")
                 return ConflictingPresetsError(
                     f"presets {origin!r} and {self.meta.id!r} both rewrite {name!r} "
                     "in different ways")
@@ -149,6 +156,7 @@ class PresetRules:
         p = self.ruleset.productions.get(name)
         if p is None:
             raise self._missing(name, f"no production {name!r} to build on")
+        self.built_on.append(name)
         return p
 
     def has(self, name: str) -> bool:

@@ -203,12 +203,21 @@ def load(*ids: str, config: Mapping[str, Mapping] | None = None,
     touched: dict[str, str] = {name: origin for name, origin in rs.origin.items()
                                if origin in already}
     mods = _modules()
+    # productions the base's own rules (a rule file, Python) replaced: a preset
+    # that rewrites one without building on it (PresetRules.get) would undo them
+    custom = {name: origin for verb, name, origin in rs.history
+              if verb == "replace" and origin not in mods and origin != "fide"}
     for pid in order:
         meta = mods[pid].META
         rules = PresetRules(rs, meta)
         mods[pid].apply(rules, cfgs[pid])
         for name in rules.removed + rules.replaced:
             prev = touched.get(name)
+            if name in custom and prev is None and name not in rules.built_on:
+                raise ConflictingPresetsError(
+                    f"preset {pid!r} rewrites {name!r}, which the base rule set's own rules "
+                    f"({custom[name]}) replaced: it would undo them. Load the presets first "
+                    f"and apply your rules over them")
             if prev is None:
                 pass
             elif GEOMETRY_CATEGORY not in (mods[prev].META.category, meta.category):

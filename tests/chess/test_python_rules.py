@@ -299,3 +299,31 @@ def test_a_stage_is_ordered_only_against_stages_the_rule_set_has():
     with pytest.raises(RuleSetError, match="stage 'apply' already exists"):
         rs.add_stage("apply", after=("generate",))
     assert rs.extra_stages == []
+
+
+def _camel():
+    return (Rule("fide.knight-move", stage="generate")
+            .when(P("movegen", color=V.c), P("piece", type="knight", color=V.c).as_("p"))
+            .then(Call("gen-leap", V.p, "1,3 3,1 -1,3 -3,1 1,-3 3,-1 -1,-3 -3,-1")))
+
+
+@pytest.mark.parametrize("pid", ["wrap-board", "knights-leap-twice"])
+def test_a_preset_that_would_undo_the_bases_own_rewrite_is_refused(pid):
+    # it used to overwrite the camel silently (and call 'custom' a preset when
+    # the base had removed the production)
+    import presets
+    from presets.base import ConflictingPresetsError
+    rs = fide_rules()
+    rs.replace(_camel())
+    before = dict(rs.productions)
+    with pytest.raises(ConflictingPresetsError, match="the base rule set's own rules"):
+        presets.load(pid, base=rs)
+    assert rs.productions == before
+    gone = fide_rules()
+    gone.remove("fide.knight-move")
+    with pytest.raises(ConflictingPresetsError, match=r"own rules \(custom\) removed"):
+        presets.load(pid, base=gone)
+    # the other order composes: the camel over the preset
+    over = presets.load(pid)
+    over.replace(_camel())
+    assert "a1b4" in Game("4k3/8/8/8/8/8/8/N3K3 w - - 0 1", ruleset=over).legal_uci()
