@@ -32,7 +32,7 @@ intermediate square must be empty.
 """
 from rete import Call, Collect, P, Rule, V
 
-from chess_rules.helpers import for_each_piece
+from chess_rules.helpers import for_each_piece, implied_attacks
 from chess_rules.moves import Move
 from chess_rules.squares import SQUARE_NAMES
 
@@ -83,11 +83,19 @@ def apply(rules, config) -> None:
                 st.refuse(SQUARE_NAMES[sq] + SQUARE_NAMES[b], rule,
                           f"every intermediate square ({names}) is occupied")
 
+    old = rules.get("fide.knight-move")
+    # one leap: as the knight moves in the rule set this builds on (FIDE's, or a
+    # knight a rule of the base made of it); two leaps: this preset's own
+    one = old.meta.get("attacks") or implied_attacks(old, topo, rules.functions)
+
     def attacks(colors, types, target, by):
-        # one leap
-        for s in leaps[target]:
-            if types[s] == "knight" and colors[s] == by:
+        if one is not None:
+            if one(colors, types, target, by):
                 return True
+        else:
+            for s in leaps[target]:
+                if types[s] == "knight" and colors[s] == by:
+                    return True
         # two leaps through an empty square (knight leaps are symmetric)
         for a in leaps[target]:
             if colors[a] is None:
@@ -96,7 +104,6 @@ def apply(rules, config) -> None:
                         return True
         return False
 
-    old = rules.get("fide.knight-move")
     meta = dict(old.meta)
     meta["attacks"] = attacks
     meta["attack-group"] = "preset"

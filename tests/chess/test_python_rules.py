@@ -307,7 +307,7 @@ def _camel():
             .then(Call("gen-leap", V.p, "1,3 3,1 -1,3 -3,1 1,-3 3,-1 -1,-3 -3,-1")))
 
 
-@pytest.mark.parametrize("pid", ["wrap-board", "knights-leap-twice"])
+@pytest.mark.parametrize("pid", ["wrap-board"])
 def test_a_preset_that_would_undo_the_bases_own_rewrite_is_refused(pid):
     # it used to overwrite the camel silently (and call 'custom' a preset when
     # the base had removed the production)
@@ -327,3 +327,17 @@ def test_a_preset_that_would_undo_the_bases_own_rewrite_is_refused(pid):
     over = presets.load(pid)
     over.replace(_camel())
     assert "a1b4" in Game("4k3/8/8/8/8/8/8/N3K3 w - - 0 1", ruleset=over).legal_uci()
+
+
+def test_knights_leap_twice_builds_on_the_bases_knight_and_its_attacks():
+    # the preset keeps the base's knight (a camel here) and adds its double
+    # leap; the camel's one-leap attacks stay (they used to become a knight's)
+    import presets
+    rs = fide_rules()
+    rs.replace(_camel())
+    both = presets.load("knights-leap-twice", base=rs)
+    g = Game("4k3/8/8/8/8/8/8/N3K3 w - - 0 1", ruleset=both)
+    assert {"a1b4", "a1d2"} <= set(g.legal_uci())             # camel leaps
+    assert not {"a1b3", "a1c2"} & set(g.legal_uci())           # no knight leaps
+    assert Game("8/8/8/8/1k6/8/8/N3K3 b - - 0 1", ruleset=both).is_check()      # camel: b4
+    assert not Game("8/8/8/8/8/1k6/8/N3K3 b - - 0 1", ruleset=both).is_check()  # knight: b3
