@@ -61,9 +61,14 @@ class Activation:
         return f"<activation {self.pnode.production.name}: {ids}>"
 
 
+# OPS5 LEX: timetags newest first, compared one by one; where one list runs out
+# first, the longer one wins. The tags are negated (a heap pops the least), so
+# a 0 closes each list: it sorts after every tag.
+
 def _recency_key(act):
     tags = [-f.timetag for f in act.token.facts if f is not None]
     tags.sort()
+    tags.append(0)
     return (act.pnode.neg_salience, tuple(tags), -act.seq, act.uid, act)
 
 
@@ -71,6 +76,7 @@ def _mea_key(act):
     facts = act.pnode.written_facts(act.token)      # the first condition's fact first
     first = facts[0].timetag if facts else 0
     tags = sorted([-f.timetag for f in facts])
+    tags.append(0)
     return (act.pnode.neg_salience, -first, tuple(tags), -act.seq, act.uid, act)
 
 

@@ -91,6 +91,8 @@ class NetworkEditing:
             raise err
         with self._atomic_network(prod):
             pnode = self.compiler.add_production(prod)
+            if self._unblocked:         # gates the facts present settled
+                self._flush_unblocked()
         self._reactive = None
         self._below = {}
         return pnode

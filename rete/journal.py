@@ -165,7 +165,11 @@ class Journal:
         # logical support as it was at the mark
         for (pnode, tags, f), (present, tok) in pairs.items():
             if tok.dead:
+                # made again by this undo, or by an inner rollback before it (as
+                # for the agenda above): the live token over the same facts
                 tok = rebuilt.get((pnode, tags))
+                if tok is None or tok.dead:
+                    tok = _live_match(pnode, tags, by_tags)
             if tok is None or tok.dead:
                 continue
             if present:

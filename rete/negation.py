@@ -206,6 +206,13 @@ class NCCNode(GatedStore):
         else:
             tok.passing = False
 
+    # A fact joins the subnetwork through its alpha memories one at a time, so
+    # while it propagates an owner's results may come and go again (``not (A
+    # and not B)`` with the fact in both A and B: a result until B sees it).
+    # The owner's gate is therefore settled once the change is done
+    # (``Session._flush_unblocked`` calls :meth:`unblock`), not at each result:
+    # a match that never really went away is not broken and rebuilt.
+
     def add_result(self, parent_tok, result) -> None:
         owner = self.by_parent.get(parent_tok)
         if owner is None:
@@ -216,7 +223,7 @@ class NCCNode(GatedStore):
         was_empty = not res
         res[result] = None
         if was_empty:
-            self.first_result(owner)
+            self.session._unblocked.append(owner)
 
     def result_removed(self, result) -> None:
         owner = result.owner
@@ -232,7 +239,21 @@ class NCCNode(GatedStore):
         res = owner.results
         if res.pop(result, MISSING) is MISSING or res or owner.dead:
             return
-        self.last_result_gone(owner)
+        self.session._unblocked.append(owner)
+
+    def unblock(self, tok) -> None:
+        """Settle the gate of ``tok`` once a change is done: it passes on exactly
+        while its condition holds (results for ``exists``, none for ``not``)."""
+        if tok.dead:
+            return
+        want = bool(tok.results) == self.exists
+        if want and not tok.passing:
+            tok.passing = True
+            for c in self.children:
+                c.left_activate(tok)
+        elif not want and tok.passing:
+            tok.passing = False
+            delete_children(tok)
 
     def remove_token(self, tok) -> None:
         del self.tokens[tok]

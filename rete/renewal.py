@@ -76,6 +76,10 @@ class SlotSpecificModify:
             prods = self._matches_over(f)
             if prods is None:
                 return False
+        firing = self._firing
+        if firing is not None and f in firing.facts:
+            # a retract-then-assert would delete the firing's own match
+            self._renewed_firing = firing
         for fn in self.listeners:
             fn("retract", f, None)
         if j is not None:

@@ -114,7 +114,8 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
         self._rebuilt: dict | None = None     # while undoing: tokens made again, by match
         self._tms_queue: deque = deque()      # production tokens that lost their match
         self._unblocked: list = []            # gated tokens to pass on once deletions end
-        self._logical: dict = {}              # (template, values) -> logical fact
+        # (template, values) -> {logical fact: None}: a modify can make two equal
+        self._logical: dict = {}
         # modify of slots no condition reads: renew the matches instead of
         # rebuilding them (same result; see rete.reactive). False: always rebuild
         self.slot_specific = True
@@ -122,7 +123,10 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
         self._reactive: tuple | None = None
         self._renewals: list = []             # (match token or fact, seq): see _flush_renewals
         self._below: dict = {}                # node -> production nodes below it (cache)
-        self._firing = False                  # inside an action list (renewals wait)
+        self._firing = None                   # the token firing (renewals wait while one is)
+        # the firing token, when a modify in its own actions renewed it instead
+        # of rebuilding it: for its logical asserts it is gone, as a rebuild leaves it
+        self._renewed_firing = None
         # "control-last": control patterns on a state cycle are joined last
         # (rete.joinorder); "written": every condition as written
         self.join_order = join_order
@@ -258,11 +262,12 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
     def _assert_vals(self, template: str, vals: dict, support, pnode, tok) -> Fact | None:
         j = self._journal
         if support is not None:
-            if support.dead:
+            if support.dead or support is self._renewed_firing:
                 # the match that would support it is gone (earlier in the same firing)
                 return None
             lk = _lkey(template, vals)
-            f = self._logical.get(lk)
+            twins = self._logical.get(lk)
+            f = next(iter(twins)) if twins else None
             if f is not None and f.alive and f.support is not None:
                 # a logical assert of a fact already present adds support to it
                 if support not in f.support:
@@ -303,7 +308,12 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
             bt = self.by_template[f.template] = {}
         bt[fid] = f
         if f.support is not None:
-            self._logical[_lkey(f.template, f.values)] = f
+            lk = _lkey(f.template, f.values)
+            twins = self._logical.get(lk)
+            if twins is None:
+                self._logical[lk] = {f: None}
+            else:
+                twins[f] = None
         for fn in self.listeners:
             fn("assert", f, None)
         hits: list = []
@@ -323,8 +333,11 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
         del self.by_template[f.template][fid]
         if f.support is not None:
             lk = _lkey(f.template, f.values)
-            if self._logical.get(lk) is f:
-                del self._logical[lk]
+            twins = self._logical.get(lk)
+            if twins is not None:
+                twins.pop(f, None)
+                if not twins:
+                    del self._logical[lk]
         for fn in self.listeners:
             fn("retract", f, None)
         for m in self.fact_amems.pop(fid, ()):
@@ -549,7 +562,7 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
                                      tuple(f.id for f in pnode.written_facts(tok)), ctx.bindings))
         ctx = None
         was_firing = self._firing
-        self._firing = True
+        self._firing = tok          # (truthy: inside an action list)
         a = None
         try:
             for a in pnode.compiled:
@@ -588,6 +601,7 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
             raise ActionError(pnode.production.name, e, _action_at(pnode, a)) from e
         finally:
             self._firing = was_firing
+            self._renewed_firing = None
 
     # ------------------------------------------------------------ observability
 
