@@ -17,6 +17,11 @@ from .squares import SQUARE_NAMES, opposite
 AttackFn = Callable[[list, list, int, str], bool]
 
 
+#: a piece type no rule moves or attacks with: :meth:`ChessState.attackers`
+#: turns the other pieces into it, so they block without attacking
+BLOCKER = "blocker"
+
+
 class ChessState:
     def __init__(self, session, ruleset):
         self.session = session
@@ -175,17 +180,18 @@ class ChessState:
     def attackers(self, colors: list, types: list, sq: int, by: str) -> list[int]:
         """Squares of the pieces of ``by`` attacking ``sq`` (slow; for explanations).
 
-        Each piece of ``by`` is tried alone: the others still stand where they
-        are (so they still block), but change sides for the test (so they do
-        not attack)."""
+        Each piece of ``by`` is tried alone: the others stay where they are, on
+        their side (so they block as they do, knight-immunity's own knights
+        included), but as :data:`BLOCKER`, a type that attacks nothing."""
         out = []
-        other = opposite(by)
-        for s in range(64):
-            if colors[s] == by and s != sq:
-                c2 = [other if c == by else c for c in colors]
-                c2[s] = by
-                if self.attacked(c2, types, sq, by):
-                    out.append(s)
+        mine = [s for s in range(64) if colors[s] == by and s != sq]
+        for s in mine:
+            t2 = list(types)
+            for r in mine:
+                if r != s:
+                    t2[r] = BLOCKER
+            if self.attacked(colors, t2, sq, by):
+                out.append(s)
         return out
 
     def royal_squares(self, colors: list, types: list, color: str) -> list[int]:

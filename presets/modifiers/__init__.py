@@ -40,9 +40,11 @@ presets the descriptor needs; a descriptor that reads or writes ``Hp`` or uses
   Every piece within ``radius`` (king distance, 1..7; the source excluded) on the
   ``affects`` side (``allies``, the default, ``enemies`` or ``all``) has
   ``targetAttr`` equal to the sum of the auras on it, recomputed at stage 1 and
-  whenever an aura is added; an aura lives as long as its source. An aura
-  attribute is derived: another primitive writing it is overwritten at the next
-  recompute.
+  whenever an aura is added or its source is destroyed; an aura lives as long
+  as its source. An aura attribute is derived: a primitive that writes it (in
+  the same modifier or another attached one) is refused at attach (ours; it
+  used to be overwritten at the next recompute, and a position read back in
+  between differed).
 * ``set-capture-flag`` ``{flag: 0|1}``: the piece's CaptureFlag. A piece with
   CaptureFlag 1 may not capture (``modifiers.capture-flag``, filter stage); 0
   re-arms it.
@@ -93,8 +95,13 @@ Attributes are PascalCase names. ``Hp`` is piece-hp's hit points: hp falling to
 changes a royal piece). ``CaptureFlag`` is 0 or 1. Every other name is a whole
 number starting at 0, kept in a piece slot (``AttackBonus`` is ``attack-bonus``)
 and written in the extended position (``attack-bonus:e4=2``). ``Color``,
-``Position``, ``Square``, ``Moved`` and ``Type`` are read-only, and a name whose
-slot another preset already gave the piece is refused at attach.
+``Position``, ``Square``, ``Moved`` and ``Type`` are read-only; a name whose
+key a position reserves (``Half``, ``EpPawn``, ``Mod``, ``Winner``: ``half:``
+would read back as the half-move count) is refused at validation, and a name
+whose slot another preset already gave the piece is refused at attach. Types
+are strict, as in the exported JSON schema: ``"1"``, ``true`` and ``1.0`` are
+not whole numbers (ours). A position whose attribute tokens are not whole
+numbers (CaptureFlag not 0 or 1) is a FenError.
 
 # Validation
 
@@ -161,7 +168,10 @@ stunner, center-bonus, king-row, kamikaze, martyr, the cross-reference recipe
   attacked now and not before the move. A double check is one fresh check.
 * on-check-delivered: a piece that attacks an enemy royal piece now and did not
   before the move. A discovered check is credited to the revealing slider, not
-  to the piece that moved (``event.discovered``); a double check fires on both.
+  to the piece that moved (``event.discovered``: the attacker did not move, so
+  a castling rook's check is direct); a double check fires on both. The
+  attackers are judged each on its own, the others blocking as they do (under
+  knight-immunity a bishop's own knight still blocks it).
 * Hooks of one piece fire in the order they were seeded; pieces in square order.
   A trigger applied as an effect seeds its hook on each target (once per piece
   and hook); a hook seeded during one stage fires from the next stage on.
@@ -181,7 +191,8 @@ stunner, center-bonus, king-row, kamikaze, martyr, the cross-reference recipe
   attached on a square would look for its piece there). A position without
   the token is a game start: the descriptors are applied to it. Hook ids index
   the attached descriptors' hooks, so the token is read with the same
-  modifiers attached (an id they do not have is a FenError).
+  modifiers attached (an id they do not have is a FenError, as is a hook given
+  twice on a piece, or an aura, radius 1..7, that no attached modifier has).
 """
 from __future__ import annotations
 
@@ -286,6 +297,14 @@ def attach(ruleset, descriptor, squares=None, base_dir=None):
     ours = (rs.config["modifiers"].attrs if "modifiers" in rs.config else set()) | {"capture-flag"}
     clash = sorted(a for a in probe.attrs
                    if a in rs.templates["piece"].slots and a not in ours)
+    have = rs.config.get("modifiers") or Registry()
+    aura_written = sorted((probe.written & (probe.aura_attrs | have.aura_attrs))
+                          | (probe.aura_attrs & have.written))
+    if aura_written:
+        raise ModifierCompositionError(
+            f"modifier {d.id!r}: {', '.join(aura_written)} is an aura's attribute (the sum of "
+            "the auras on a piece, worked out again at every move) and a primitive writes it "
+            "too; give the aura an attribute of its own")
     if clash:
         raise ModifierCompositionError(
             f"modifier {d.id!r}: attribute slot{'s' if len(clash) > 1 else ''} "

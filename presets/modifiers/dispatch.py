@@ -69,19 +69,9 @@ def _live_pieces_with(s, hooks: dict) -> list:
 
 
 def _attackers(st, colors, types, sq, by) -> list[int]:
-    """Squares of the pieces of ``by`` that attack ``sq`` each on its own (the others
-    recoloured so they still block): double check lists both."""
-    out = []
-    other = opposite(by)
-    mine = [q for q in range(64) if colors[q] == by and q != sq]
-    for q in mine:
-        c2 = colors[:]
-        for r in mine:
-            if r != q:
-                c2[r] = other
-        if st.attacked(c2, types, sq, by):
-            out.append(q)
-    return out
+    """Squares of the pieces of ``by`` that attack ``sq`` each on its own: double
+    check lists both (:meth:`ChessState.attackers`)."""
+    return st.attackers(colors, types, sq, by)
 
 
 def _moved(s, run) -> list:
@@ -192,8 +182,12 @@ def dispatch(stage: str):
                     fresh = [a for a in now if a not in before and a in hooks]
                     fresh.sort(key=lambda a: s.facts[a].values["square"])
                     for a in fresh:
+                        # discovered: the attacker stood still (the castling rook,
+                        # a piece piece-hp pushed, moved as much as the mover)
+                        was = run.pre.get(a)
+                        still = was is not None and was["square"] == s.facts[a].values["square"]
                         ev = {"kind": "check-delivered", "attackerId": a, "defenderId": king.id,
-                              "discovered": a != run.mover}
+                              "discovered": still}
                         _fire(s, reg, run, a, hooks[a], ev)
         elif stage == "conditional":
             hooks = _hooks(s, "ConditionalHooks")

@@ -106,6 +106,9 @@ def set_hp(ctx: ApplyCtx, fact, hp: int, run: Run | None) -> None:
     royal_gone(_Shim(s), color, "its last royal piece was destroyed")
     if run is not None:
         run.board_changed = True
+    # an aura lives as long as its source: one destroyed after the move's aura
+    # stage takes its aura with it now, not at the next move
+    recompute_auras(s, ctx.reg)
 
 
 def set_type(ctx: ApplyCtx, fact, ptype: str, run: Run | None) -> None:

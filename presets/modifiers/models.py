@@ -104,8 +104,27 @@ class ModifierCompositionError(ModifierError):
 # ---------------------------------------------------------------- leaf models
 
 
+def _whole(v, what: str):
+    """``v`` if it is a whole number: a Literal of numbers takes ``true`` and
+    ``1.0`` for 1 even in strict mode (they compare equal)."""
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise ValueError(f"{what} is a whole number, not {v!r}")
+    return v
+
+
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    # strict: "1" is no whole number and true no 1 (as the exported JSON schema says)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, strict=True)
+
+
+#: keys of an extended position (and piece slots) an attribute's token may not take:
+#: ``Half`` would be written ``half:f3=1``, which reads back as the half-move count
+RESERVED_KEYS = {"half", "ep-pawn", "mod", "winner", "moved", "type", "color", "square"}
+
+
+def _token_key(attr: str) -> str:
+    """The key an attribute is written under (``AttackBonus`` -> ``attack-bonus``)."""
+    return re.sub(r"(?<!^)([A-Z])", r"-\1", attr).lower()
 
 
 def _check_attr(v: str, allow_special: bool = True) -> str:
@@ -113,6 +132,9 @@ def _check_attr(v: str, allow_special: bool = True) -> str:
         raise ValueError(f"attribute {v!r} is read-only (moves change it, primitives do not)")
     if not ATTR_RE.match(v):
         raise ValueError(f"attribute {v!r} must be a PascalCase name (A-Z, a-z, 0-9; at most 32)")
+    if v not in SPECIAL_ATTRS and _token_key(v) in RESERVED_KEYS:
+        raise ValueError(f"attribute {v!r} would be written as '{_token_key(v)}:' in a "
+                         f"position, a key positions reserve; choose another name")
     if not allow_special and v in SPECIAL_ATTRS:
         raise ValueError(f"attribute {v!r} cannot be used here")
     return v
@@ -261,6 +283,11 @@ class AddAuraParams(_Model):
 class SetCaptureFlagParams(_Model):
     flag: Literal[0, 1]
 
+    @field_validator("flag", mode="before")
+    @classmethod
+    def _whole_flag(cls, v):
+        return _whole(v, "the flag")
+
 
 class SetBoardTopologyParams(_Model):
     topology: Literal["plain", "cylinder"]
@@ -392,6 +419,11 @@ class Descriptor(_Model):
     """A custom modifier: primitives applied to the pieces it attaches to."""
 
     version: Literal[1]
+
+    @field_validator("version", mode="before")
+    @classmethod
+    def _whole_version(cls, v):
+        return _whole(v, "the version")
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]{0,63}$")
     name: str = ""
     description: str = ""

@@ -65,6 +65,8 @@ def read_mod_token(text: str, pos) -> dict[int, tuple[list, list]]:
         hooks, auras = out[q] = ([], [])
         for x in rest.split("."):
             if x.isdigit():
+                if int(x) in hooks:     # a hook is seeded once per piece
+                    raise FenError("extended", f"mod:{item}: hook {x} is given twice")
                 hooks.append(int(x))
                 continue
             parts = x[1:].split(":") if x.startswith("a") else []
@@ -75,11 +77,32 @@ def read_mod_token(text: str, pos) -> dict[int, tuple[list, list]]:
                 raise FenError("extended", f"mod:{item}: {x!r} is neither a hook number nor "
                                            "an aura a<radius>:<attribute>:<delta>:<affects>") \
                     from None
-            if affects not in AURA_AFFECTS or radius < 0:
-                raise FenError("extended", f"mod:{item}: {x!r} is not an aura (radius >= 0, "
+            if affects not in AURA_AFFECTS or not 1 <= radius <= 7:
+                raise FenError("extended", f"mod:{item}: {x!r} is not an aura (radius 1..7, "
                                            f"affects one of {', '.join(AURA_AFFECTS)})")
+            if (radius, attr, delta, affects) in auras:
+                raise FenError("extended", f"mod:{item}: the aura {x!r} is given twice")
             auras.append((radius, attr, delta, affects))
     return out
+
+
+def _check_attribute_values(game, reg) -> None:
+    """The modifiers' attributes a position gives are whole numbers (CaptureFlag
+    0 or 1); hit points are piece-hp's to check. Refused as a :class:`FenError`
+    before any primitive runs, not at the next move."""
+    from chess_rules.errors import FenError
+    from chess_rules.squares import SQUARE_NAMES
+    for f in game.pieces():
+        v = f.values
+        for slot in reg.attrs:
+            x = v.get(slot)
+            if x is None or slot == "hp":
+                continue
+            ok = type(x) is int and (slot != "capture-flag" or x in (0, 1))
+            if not ok:
+                want = "0 or 1" if slot == "capture-flag" else "a whole number"
+                raise FenError("extended", f"{slot}:{SQUARE_NAMES[v['square']]}={x!r}: "
+                                           f"the attribute is {want}")
 
 
 def setup_modifiers(game, pos) -> None:
@@ -90,6 +113,7 @@ def setup_modifiers(game, pos) -> None:
     st = game.state
     reg = s.chess.ruleset.config["modifiers"]
     s.mod_run = None
+    _check_attribute_values(game, reg)
     saved = getattr(pos, "tokens", {}).get("mod")
     if saved is not None:
         _seed_saved_hooks(s, st, reg, saved)
@@ -127,8 +151,8 @@ def _seed_saved_hooks(s, st, reg: Registry, saved: dict) -> None:
             kind = reg.hooks[hid][2].kind
             s.assert_fact("mod-hook", piece=f.id, attr=HOOK_ATTR[kind], hook=hid)
         for radius, attr, delta, affects in auras:
-            if attr not in reg.aura_attrs:
-                raise FenError("extended", f"mod:{SQUARE_NAMES[q]}: no aura of {attr!r} in the "
-                                           "attached modifiers")
+            if (radius, attr, delta, affects) not in reg.auras:
+                raise FenError("extended", f"mod:{SQUARE_NAMES[q]}: no aura a{radius}:{attr}:"
+                                           f"{delta}:{affects} in the attached modifiers")
             s.assert_fact("mod-aura", piece=f.id, radius=radius, attr=attr, delta=delta,
                           affects=affects)

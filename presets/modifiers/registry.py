@@ -42,13 +42,16 @@ class Registry:
     attachments: list[tuple[int, tuple[int, ...] | None]] = field(default_factory=list)
     attrs: set[str] = field(default_factory=set)          # custom slots
     aura_attrs: set[str] = field(default_factory=set)     # slots recomputed at stage 1
+    written: set[str] = field(default_factory=set)        # slots add/seed primitives write
+    auras: set[tuple] = field(default_factory=set)        # (radius, slot, delta, affects)
     uses_hp: bool = False
     kinds: set[str] = field(default_factory=set)          # trigger kinds (+ "conditional")
 
     def clone(self) -> "Registry":
         return Registry(list(self.descriptors), list(self.hooks), dict(self.hook_ids),
                         list(self.attachments), set(self.attrs), set(self.aura_attrs),
-                        self.uses_hp, set(self.kinds))
+                        written=set(self.written), auras=set(self.auras),
+                        uses_hp=self.uses_hp, kinds=set(self.kinds))
 
     def __deepcopy__(self, memo):
         return self.clone()
@@ -67,10 +70,12 @@ class Registry:
                     self.hooks.append((di, p, n))
                 if k in ("add-to-attribute", "seed-attribute"):
                     self._attr(n.params.attr)
+                    self.written.add(attr_slot(n.params.attr))
                 elif k == "add-aura":
                     slot = attr_slot(n.params.target_attr)
                     self.attrs.add(slot)
                     self.aura_attrs.add(slot)
+                    self.auras.add((n.params.radius, slot, n.params.delta, n.params.affects))
                 elif k == "set-capture-flag":
                     self.attrs.add("capture-flag")
                 elif k == "on-damaged":

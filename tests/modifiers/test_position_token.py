@@ -79,7 +79,7 @@ def test_without_the_token_a_position_is_a_game_start():
     ("mod:e1=7", "no hook 7 in the attached modifiers"),
     ("mod:e1=a1:hp:2", "neither a hook number nor an aura"),
     ("mod:e1=a1:hp-bonus:2:friends", "is not an aura"),
-    ("mod:e1=a1:hp-bonus:2:allies", "no aura of 'hp-bonus'"),
+    ("mod:e1=a1:hp-bonus:2:allies", "no aura a1:hp-bonus:2:allies"),
 ])
 def test_a_bad_token_is_a_fen_error(text, problem):
     rs = attach(fide_rules(), "berserker", squares=["e1"])
