@@ -7,8 +7,12 @@ A custom rule file (``.hr``) is written in the engine's rule language
   an error: say ``replaces`` to mean it);
 * ``rule NAME replaces ... end`` replaces the production of that name;
 * ``remove NAME, NAME`` removes productions by name;
+* rules and removals apply in the order the text gives them (a rule may be
+  removed after it was written, or written again after its removal);
 * ``template`` declares new facts; ``stages`` declares new stages, each after
-  the one listed before it (the first one must already exist).
+  the one listed before it (the first one must already exist), and before the
+  stage that followed that one: a stage after ``post-move`` runs with every
+  move, before ``turn-end``.
 
 Rule text never runs Python: actions and tests call functions by name, the
 rule set's own (``gen.*``, ``filter-*`` ...) and the move helpers of
@@ -95,13 +99,22 @@ def load_rule_text(ruleset: RuleSet, text: str, source: str = "<rules>") -> Rule
         for s in stages[1:]:
             rs.add_stage(s, after=(prev,), before=before)
             prev = s
-    for name, (line, col) in zip(rf.removals, rf.removal_lines):
-        if name not in rs.productions:
-            raise _located(UnknownProductionError(
-                f"'remove {name}': no production named {name!r}"), source, line, col)
-        rs.remove(name, origin)
+    # removals and rules apply in the order the text gives them
+    edits = [((line, col), 0, name) for name, (line, col) in zip(rf.removals, rf.removal_lines)]
+    edits += [((loc.line, loc.column), 1, (prod, loc, replacing))
+              for prod, loc, replacing in zip(rf.productions, rf.rule_locs, rf.replacing)]
+    edits.sort(key=lambda e: e[0])
     locs = {}
-    for prod, loc, replacing in zip(rf.productions, rf.rule_locs, rf.replacing):
+    for (line, col), kind, what in edits:
+        if kind == 0:
+            name = what
+            if name not in rs.productions:
+                raise _located(UnknownProductionError(
+                    f"'remove {name}': no production named {name!r}"), source, line, col)
+            rs.remove(name, origin)
+            locs.pop(name, None)
+            continue
+        prod, loc, replacing = what
         locs[prod.name] = loc
         _check_helper_calls(prod, loc, rs, source)
         if replacing:
@@ -120,8 +133,10 @@ def load_rule_text(ruleset: RuleSet, text: str, source: str = "<rules>") -> Rule
         rs.build()      # compile now, so unknown templates/slots/functions are found here
     except ReteError as e:
         loc = locs.get(getattr(e, "rule", None))
-        where = (1, 1) if loc is None else error_position(e, loc, rs.templates, rs.functions)
-        raise _located(e, source, *where) from None
+        if loc is None:
+            # not a rule of this text: the rule set it edits was broken already
+            raise
+        raise _located(e, source, *error_position(e, loc, rs.templates, rs.functions)) from None
     return rs
 
 

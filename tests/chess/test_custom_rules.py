@@ -415,3 +415,24 @@ def test_a_move_helper_in_a_filter_rule_is_refused_at_its_call(tmp_path):
     with pytest.raises(ReteError) as e:
         load_rule_file(fide_rules(), f)
     assert str(e.value).startswith(f"{f}:6:8: ") and "belongs in the generate stage" in str(e.value)
+
+
+def test_rules_and_removals_apply_in_the_order_written():
+    text = ("rule custom.step stage generate\nwhen\n  movegen(color: ?c)\n"
+            "  ?p <- piece(type: rook, color: ?c)\nthen\n  call gen-leap(?p, \"NE\")\nend\n"
+            "remove custom.step\n")
+    rs = load_rule_text(fide_rules(), text, "o.hr")
+    assert "custom.step" not in rs.productions
+
+
+def test_a_broken_base_is_not_blamed_on_the_rule_file():
+    # the base rule set has a rule with an unknown slot: the error names that
+    # rule, not line 1 of a file that never wrote it
+    from rete import Call, P, Rule, V
+    base = fide_rules()
+    base.add(Rule("house.typo", stage="generate")
+             .when(P("movegen", color=V.c), P("piece", colour=V.c).as_("p"))
+             .then(Call("gen-leap", V.p, "N")))
+    with pytest.raises(ReteError) as e:
+        load_rule_file(base, EXAMPLES / "no_queen_promotion.hr")
+    assert "house.typo" in str(e.value) and "no_queen_promotion.hr" not in str(e.value)
