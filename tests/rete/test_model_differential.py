@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 from rete import (Assert, AssertLogical, Call, Collect, Exists, Expr, Halt, ModifyFact, Not,
                   Pattern, RetractFact, Rule, Session, Test, V)
 from rete.errors import ActionError
+from .test_differential import Gen as BaseGen
 
 VALUES = (0, 1, 2)
 class RiskyError(Exception):
@@ -68,26 +69,8 @@ class Gen:
         self.n += 1
         return f"{p}{self.n}"
 
-    def term(self, bound, new_here):
-        choices = ["skip", "skip", "const", "new"]
-        if bound:
-            choices += ["bound", "bound", "expr"]
-        if new_here:
-            choices.append("again")
-        k = self.draw(st.sampled_from(choices))
-        if k == "skip":
-            return None
-        if k == "const":
-            return ("c", self.draw(st.sampled_from(VALUES)))
-        if k == "bound":
-            return ("v", self.draw(st.sampled_from(bound)))
-        if k == "again":
-            return ("v", self.draw(st.sampled_from(new_here)))
-        if k == "expr":
-            return ("e", self.draw(st.sampled_from(bound)), self.draw(st.sampled_from((-1, 1))))
-        name = self.fresh()
-        new_here.append(name)
-        return ("v", name)
+    # a slot's term: skipped, a constant, a new or bound variable, an expression
+    term = BaseGen.term_for_slot
 
     def pattern(self, bound, bind=None):
         t = self.draw(st.sampled_from(sorted(self.templates)))
