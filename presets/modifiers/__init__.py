@@ -29,7 +29,8 @@ order, to each piece standing on ``squares`` (an empty square there is a
 the top level an effect primitive acts at once on that piece, a trigger
 primitive seeds its ``On*Hooks`` attribute on it, and a ``conditional`` becomes a
 standing hook evaluated after every move (dispatch stage 10). ``requires`` names
-presets the descriptor needs; a descriptor that reads or writes ``Hp`` or uses
+presets the descriptor needs (an id that is no preset is refused at validation);
+a descriptor that reads or writes ``Hp`` or uses
 ``on-damaged`` needs ``piece-hp`` whether it says so or not.
 
 # Effect primitives

@@ -432,6 +432,16 @@ class Descriptor(_Model):
     applies_to: AppliesTo = Field(default_factory=AppliesTo, alias="appliesTo")
     primitives: list[Primitive] = Field(default_factory=list)
 
+    @field_validator("requires")
+    @classmethod
+    def _known_presets(cls, v):
+        from presets.registry import all_presets      # (the registry imports the presets)
+        known = {m.id for m in all_presets()}
+        for pid in v:
+            if pid not in known:
+                raise ValueError(f"{pid!r} is no preset (presets: houserules presets)")
+        return v
+
 
 for _m in (ConditionalParams, TriggerParams, ColorTriggerParams, SquareTriggerParams, Descriptor):
     _m.model_rebuild()

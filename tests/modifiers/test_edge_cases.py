@@ -96,3 +96,9 @@ def test_a_mod_token_or_attribute_no_game_can_reach_is_a_fen_error(token, words)
                                    id="m"), squares=["g1"])
     with pytest.raises(FenError, match=words):
         Game("4k3/8/8/8/8/8/8/4K1N1 w - - 0 1 " + token, ruleset=rs)
+
+
+def test_a_required_preset_that_does_not_exist_is_refused_at_validation():
+    with pytest.raises(BadParamsError, match="'peice-hp' is no preset"):
+        validate_descriptor(desc(requires=["peice-hp"]))
+    assert validate_descriptor(desc(requires=["piece-hp"])).requires == ["piece-hp"]
