@@ -12,7 +12,10 @@ A custom rule file (``.hr``) is written in the engine's rule language
 * ``template`` declares new facts; ``stages`` declares new stages, each after
   the one listed before it (the first one must already exist), and before the
   stage that followed that one: a stage after ``post-move`` runs with every
-  move, before ``turn-end``.
+  move, before ``turn-end``. New stages go after ``generate`` (they run with
+  move generation) or after ``apply``, ``post-move`` or ``turn-end`` (with
+  every move); one after ``filter`` or ``result`` would run with no move and is
+  refused.
 
 Rule text never runs Python: actions and tests call functions by name, the
 rule set's own (``gen.*``, ``filter-*`` ...) and the move helpers of
@@ -51,7 +54,7 @@ from rete.loading import read_text_file
 from rete.model import Call
 
 from .helpers import MOVE_HELPERS, helper_call_problem
-from .ruleset import RuleSet
+from .ruleset import RuleSet, RuleSetError
 
 __all__ = ["load_rule_file", "load_rule_text", "MOVE_HELPERS"]
 
@@ -96,8 +99,17 @@ def load_rule_text(ruleset: RuleSet, text: str, source: str = "<rules>") -> Rule
         # each new stage runs right after the one before it: before the stage
         # that followed that one (a stage after post-move runs before turn-end)
         before = _stage_after(rs, prev)
+        if before not in (("filter",), ("post-move",), ("turn-end",), ("result",)) or \
+                prev.startswith("mod."):
+            raise _located(ReteError(
+                f"a stage after {prev!r} would run with no move: declare new stages after "
+                f"generate (they run with move generation), or after apply, post-move or "
+                f"turn-end (they run with every move)"), source, line, col)
         for s in stages[1:]:
-            rs.add_stage(s, after=(prev,), before=before)
+            try:
+                rs.add_stage(s, after=(prev,), before=before)
+            except RuleSetError as e:
+                raise _located(ReteError(str(e)), source, line, col) from None
             prev = s
     # removals and rules apply in the order the text gives them
     edits = [((line, col), 0, name) for name, (line, col) in zip(rf.removals, rf.removal_lines)]

@@ -248,7 +248,7 @@ def helper_call_problem(call: Call, functions, conditions=(), stage: str | None 
         return None
     if stage is not None and stage != "generate":
         return (f"{call.fn} generates candidate moves: it belongs in the generate stage, "
-                f"not {stage!r} (there its moves would miss the filters)")
+                f"not {stage!r}")
     parse, what = _HELPER_SPECS[call.fn]
     if len(call.args) != 2:
         return f"{call.fn} takes 2 arguments (a piece and its {what}), {len(call.args)} given"

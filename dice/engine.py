@@ -76,6 +76,11 @@ class DiceGame(Game):
             bool(ruleset.presets) or set(ruleset.templates) != set(base.templates)
             or ruleset.templates["piece"].slots != base.templates["piece"].slots)
 
+    def copy(self) -> "DiceGame":
+        g = super().copy()
+        g.plain_dice = self.plain_dice      # (the copy is made from this game's own rule set)
+        return g
+
     def reload(self, dfen: str | DfenPosition) -> None:
         """Set up another position on this game's session, keeping its network.
 

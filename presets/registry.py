@@ -205,8 +205,8 @@ def load(*ids: str, config: Mapping[str, Mapping] | None = None,
     mods = _modules()
     # productions the base's own rules (a rule file, Python) replaced: a preset
     # that rewrites one without building on it (PresetRules.get) would undo them
-    custom = {name: origin for verb, name, origin in rs.history
-              if verb == "replace" and origin not in mods and origin != "fide"}
+    custom = {name: origin for name, origin in rs.origin.items()
+              if origin not in mods and origin != "fide"}
     for pid in order:
         meta = mods[pid].META
         rules = PresetRules(rs, meta)

@@ -42,9 +42,9 @@ def _rules_testing(exc: BaseException) -> list:
     return [prods[k] for k in sorted(prods)]
 
 
-def _failed_function(exc: BaseException, functions: dict) -> str | None:
-    """The name of the session function a compiled test was calling when
-    ``exc`` was raised (the deepest test closure of the traceback holds it)."""
+def _failed_function(exc: BaseException):
+    """The function a compiled test was calling when ``exc`` was raised (the
+    deepest test closure of the traceback holds it), or None."""
     fn = None
     tb = exc.__traceback__
     while tb is not None:
@@ -54,9 +54,7 @@ def _failed_function(exc: BaseException, functions: dict) -> str | None:
             if callable(cand):
                 fn = cand
         tb = tb.tb_next
-    if fn is None:
-        return None
-    return next((name for name, f in functions.items() if f is fn), None)
+    return fn
 
 
 def match_error(exc: BaseException, functions: dict, what: str,
@@ -75,9 +73,10 @@ def match_error(exc: BaseException, functions: dict, what: str,
             ", ".join(repr(p.name) for p in prods)
     at = None
     if len(prods) == 1 and prods[0].test_lines:
-        name = _failed_function(exc, functions)
+        fn = _failed_function(exc)
         for key, line, column in prods[0].test_lines:
-            if key == name:
+            # by identity: one function may have several names (gt and >)
+            if fn is not None and functions.get(key) is fn:
                 at = (prods[0].source, line, column)
                 break
     return MatchError(f"a test{of} raised while matching {what}: {exc!r}", exc, at)

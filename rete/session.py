@@ -562,7 +562,9 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
                                      tuple(f.id for f in pnode.written_facts(tok)), ctx.bindings))
         ctx = None
         was_firing = self._firing
+        was_renewed = self._renewed_firing      # (an action may run the agenda)
         self._firing = tok          # (truthy: inside an action list)
+        self._renewed_firing = None
         a = None
         try:
             for a in pnode.compiled:
@@ -601,7 +603,7 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
             raise ActionError(pnode.production.name, e, _action_at(pnode, a)) from e
         finally:
             self._firing = was_firing
-            self._renewed_firing = None
+            self._renewed_firing = was_renewed
 
     # ------------------------------------------------------------ observability
 

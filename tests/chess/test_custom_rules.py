@@ -436,3 +436,14 @@ def test_a_broken_base_is_not_blamed_on_the_rule_file():
     with pytest.raises(ReteError) as e:
         load_rule_file(base, EXAMPLES / "no_queen_promotion.hr")
     assert "house.typo" in str(e.value) and "no_queen_promotion.hr" not in str(e.value)
+
+
+@pytest.mark.parametrize("decl, words", [
+    ("stages filter, late", "a stage after 'filter' would run with no move"),
+    ("stages result, after-all", "a stage after 'result' would run with no move"),
+    ("stages post-move, turn-end", "stage 'turn-end' already exists"),
+])
+def test_a_stage_that_would_never_run_or_exists_is_refused_where_declared(decl, words):
+    with pytest.raises(ReteError) as e:
+        load_rule_text(fide_rules(), decl + "\n", "s.hr")
+    assert str(e.value).startswith("s.hr:1:8: ") and words in str(e.value)

@@ -132,3 +132,9 @@ def test_only_the_fide_dice_rule_set_takes_the_shortcut():
 @given(seed=hst.integers(0, 10**6), turns=hst.integers(0, 40))
 def test_random_rolled_positions_commute_deep(seed, turns):
     check_commutes(random_rolled_position(seed, turns))
+
+
+def test_a_copy_of_a_plain_dice_chess_game_keeps_the_pair_shortcut():
+    from dice.engine import DiceGame
+    g = DiceGame()
+    assert g.plain_dice and g.copy().plain_dice

@@ -92,3 +92,25 @@ def test_a_nested_rollback_restores_logical_support_exactly():
     assert [a.facts for a in s.activations()] == [(a1,)]
     s.retract(a2)
     assert s.facts_of("u") == []
+
+
+@pytest.mark.parametrize("slot_specific", [True, False])
+def test_a_run_inside_an_action_keeps_the_outer_firings_renewed_match(slot_specific):
+    # the inner firing must not clear what the outer one knows of its own match
+    from rete import Call
+    s = Session(stages=["main", "inner"])
+    s.slot_specific = slot_specific
+    s.deftemplate("a", "x", "y")
+    s.deftemplate("out", "x")
+    s.deftemplate("n", "x")
+
+    def inner(ctx):
+        ctx.session.assert_fact("n", x=1)
+        ctx.session.run(stages=["inner"])
+    s.functions["inner"] = inner
+    s.add(Rule("r", stage="main").when(P("a", x=V.x).as_("f"))
+          .then(ModifyFact("f", y=5), Call("inner"), AssertLogical("out", x=V.x)))
+    s.add(Rule("i", stage="inner").when(P("n")))
+    s.assert_fact("a", x=1, y=0)
+    s.run(limit=1, stages=["main"])
+    assert s.facts_of("out") == []

@@ -361,3 +361,12 @@ def test_a_production_keeps_its_test_lines_only_while_its_conditions_stay():
     assert p.replace(conditions=p.conditions[:1]).test_lines == ()
     assert p.replace(source="python").test_lines == ()
     assert "test_lines" not in repr(p)
+
+
+def test_a_raising_comparison_is_located_though_it_has_several_names():
+    # '>' and 'gt' are one function: the position is found by the function, not its name
+    s = Session()
+    load_rules(s, "template a (x)\n\nrule cmp\nwhen\n  a(x: ?v)\n  test ?v > 0\nthen\n  halt\nend\n",
+               source="c.hr")
+    e = refused(s, E.MatchError, s.assert_fact, "a", x="text")
+    assert (e.source, e.line, e.column) == ("c.hr", 6, 11)
