@@ -29,7 +29,6 @@ from hypothesis import strategies as st
 from rete import (Assert, AssertLogical, Call, Collect, Exists, Expr, Halt, ModifyFact, Not,
                   Pattern, RetractFact, Rule, Session, Test, V)
 from rete.errors import ActionError
-from .test_differential import Gen as BaseGen
 
 VALUES = (0, 1, 2)
 class RiskyError(Exception):
@@ -69,8 +68,26 @@ class Gen:
         self.n += 1
         return f"{p}{self.n}"
 
-    # a slot's term: skipped, a constant, a new or bound variable, an expression
-    term = BaseGen.term_for_slot
+    def term(self, bound, new_here):
+        choices = ["skip", "skip", "const", "new"]
+        if bound:
+            choices += ["bound", "bound", "expr"]
+        if new_here:
+            choices.append("again")
+        k = self.draw(st.sampled_from(choices))
+        if k == "skip":
+            return None
+        if k == "const":
+            return ("c", self.draw(st.sampled_from(VALUES)))
+        if k == "bound":
+            return ("v", self.draw(st.sampled_from(bound)))
+        if k == "again":
+            return ("v", self.draw(st.sampled_from(new_here)))
+        if k == "expr":
+            return ("e", self.draw(st.sampled_from(bound)), self.draw(st.sampled_from((-1, 1))))
+        name = self.fresh()
+        new_here.append(name)
+        return ("v", name)
 
     def pattern(self, bound, bind=None):
         t = self.draw(st.sampled_from(sorted(self.templates)))
@@ -593,6 +610,13 @@ def _run_scenario(data, steps=30):
     m.substep()
     check(s, m, strategy, "init")
     log = []
+
+    def edit_noted(op):
+        """A production edit: the checkpoints open now cannot undo it (not recorded)."""
+        for mk_ in marks:
+            mk_[2][0] = True
+        TRACE.append("  " + op)
+
     for step in range(steps):
         ops = ["assert", "assert", "assert", "retract", "modify", "modify", "run", "run", "run",
                "checkpoint", "rollback", "commit"]
@@ -621,9 +645,7 @@ def _run_scenario(data, steps=30):
                 m.modify(fid, {sl: v})
                 m.settle()
         elif op == "add" and len(prods) < len(names):
-            for mk_ in marks:
-                mk_[2][0] = True
-            TRACE.append("  " + op)
+            edit_noted(op)
             name = next(x for x in names if x not in prods)
             p = gen.production()
             if guarded(lambda: s.add(make_rule(name, p))):
@@ -631,18 +653,14 @@ def _run_scenario(data, steps=30):
                 m.substep()
                 m.settle()
         elif op == "remove" and prods:
-            for mk_ in marks:
-                mk_[2][0] = True
-            TRACE.append("  " + op)
+            edit_noted(op)
             name = data.draw(st.sampled_from(sorted(prods)))
             s.remove_production(name)
             del prods[name]
             m.substep()
             m.settle()
         elif op == "replace" and prods:
-            for mk_ in marks:
-                mk_[2][0] = True
-            TRACE.append("  " + op)
+            edit_noted(op)
             name = data.draw(st.sampled_from(sorted(prods)))
             p = gen.production()
             if not guarded(lambda: s.replace_production(make_rule(name, p))):
