@@ -175,6 +175,11 @@ def load(*ids: str, config: Mapping[str, Mapping] | None = None,
          base: RuleSet | None = None) -> RuleSet:
     """FIDE (or ``base``) plus the presets, in dependency order.
 
+    Over a ``base`` that holds presets already, the new ones must compose with
+    those (requirements, incompatibilities, productions both rewrite); a preset
+    whose rules a modifier of the base applied (``set-board-topology cylinder``
+    applies wrap-board's) counts as loaded. A refusal leaves ``base`` as it was.
+
     >>> rs = load("piece-hp", "king-heals")
     >>> rs.presets
     ['piece-hp', 'king-heals']
@@ -191,18 +196,30 @@ def load(*ids: str, config: Mapping[str, Mapping] | None = None,
         if k not in ids:
             raise PresetConfigError(f"configuration given for {k!r}, which is not loaded")
     rs = (base or fide_rules()).copy()
+    mods = _modules()
     # a base that has presets already: the new ones compose with them (requirements,
-    # incompatibilities, productions both rewrite), and none is loaded twice
+    # incompatibilities, productions both rewrite), and none is loaded twice. A
+    # preset a modifier applied (set-board-topology cylinder is wrap-board's rules)
+    # counts as loaded, though the base does not list it
     already = list(rs.presets)
-    twice = [i for i in ids if i in already]
+    by_modifier = sorted({o for o in rs.origin.values() if o in mods and o not in already})
+    twice = [i for i in ids if i in already or i in by_modifier]
     if twice:
+        how = " (a modifier applied its rules)" if twice[0] in by_modifier else ""
         raise ConflictingPresetsError(
-            f"preset {twice[0]!r} is already loaded in the base rule set ({rs.name})")
-    order = [i for i in check_composition(already + list(ids)) if i not in already]
+            f"preset {twice[0]!r} is already loaded in the base rule set ({rs.name}){how}")
+    present = already + by_modifier
+    try:
+        order = [i for i in check_composition(present + list(ids)) if i not in present]
+    except IncompatiblePresetsError as e:
+        if not by_modifier:
+            raise
+        raise IncompatiblePresetsError(
+            f"{e} (a modifier of the base rule set applied the rules of "
+            f"{', '.join(repr(i) for i in by_modifier)})") from None
     cfgs = {i: validate_config(i, config.get(i)) for i in order}
     touched: dict[str, str] = {name: origin for name, origin in rs.origin.items()
-                               if origin in already}
-    mods = _modules()
+                               if origin in present}
     # productions the base's own rules (a rule file, Python) replaced: a preset
     # that rewrites one without building on it (PresetRules.get) would undo them
     custom = {name: origin for name, origin in rs.origin.items()

@@ -149,6 +149,25 @@ def test_presets_compose_with_those_a_base_rule_set_holds():
         load("wrap-board", base=load("rook-warp"))
 
 
+def test_a_preset_a_modifier_applied_counts_as_loaded():
+    # the pacman-style modifier (set-board-topology cylinder) applies wrap-board's
+    # rules without listing it: rook-warp is refused over it as over wrap-board
+    # itself (attaching the modifier over rook-warp was refused already), and
+    # wrap-board is not applied a second time
+    from chess_rules.game import Game
+    from presets.modifiers import attach
+    pacman = attach(load(), "tpl-pacman-style-cross-ref")
+    with pytest.raises(IncompatiblePresetsError, match="'rook-warp' and 'wrap-board'.*modifier"):
+        load("rook-warp", base=pacman)
+    with pytest.raises(ConflictingPresetsError, match="already loaded.*modifier applied"):
+        load("wrap-board", base=pacman)
+    # a preset that composes with wrap-board builds on the cylinder, as with the preset
+    kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+    over = Game.from_fen(kiwipete, ruleset=load("knights-leap-twice", base=pacman))
+    plain = Game.from_fen(kiwipete, ruleset=load("wrap-board", "knights-leap-twice"))
+    assert sorted(over.legal_uci()) == sorted(plain.legal_uci())
+
+
 @pytest.mark.parametrize("args, kw, cls", [((None,), {}, "UnknownPresetError"),
                                           ((123,), {}, "UnknownPresetError"),
                                           (("piece-hp",), {"config": ["x"]}, "PresetConfigError")])
