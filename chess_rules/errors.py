@@ -64,12 +64,19 @@ class MoveParseError(ChessError, ValueError):
         text: the text as given.
         reason: what is wrong (``"not UCI"``, ``"no legal move matches"``,
             ``"ambiguous: matches b1d2, f3d2"``, ...).
+        kind: ``"unreadable"`` (not move text at all), ``"no-match"`` (SAN that
+            names no legal move) or ``"ambiguous"`` (SAN that names several).
     """
 
-    def __init__(self, text, reason: str):
+    KINDS = ("unreadable", "no-match", "ambiguous")
+
+    def __init__(self, text, reason: str, kind: str = "unreadable"):
+        if kind not in self.KINDS:
+            raise ValueError(f"kind must be one of {self.KINDS}, not {kind!r}")
         self.text = text
         self.reason = reason
+        self.kind = kind
         super().__init__(f"bad move {text!r}: {reason}")
 
     def __reduce__(self):
-        return (type(self), (self.text, self.reason))
+        return (type(self), (self.text, self.reason, self.kind))

@@ -218,9 +218,12 @@ def parse_san(san: str, legal: Iterable,
         matches = [e for e in entries if _castles(e)
                    and ((e.to_sq & 7) < (e.from_sq & 7)) == long]
         if not matches:
-            raise MoveParseError(san, f"no legal move matches: {'queen' if long else 'king'}side castling is not legal")
+            raise MoveParseError(
+                san, f"no legal move matches: {'queen' if long else 'king'}side castling is not legal",
+                kind="no-match")
         if len(matches) > 1:
-            raise MoveParseError(san, "ambiguous: matches " + ", ".join(e.uci for e in matches))
+            raise MoveParseError(san, "ambiguous: matches " + ", ".join(e.uci for e in matches),
+                                 kind="ambiguous")
         return matches[0]
 
     m = _SAN_RE.fullmatch(body)
@@ -256,10 +259,12 @@ def parse_san(san: str, legal: Iterable,
                 e.to_sq == to_sq and e.promotion and (ptype is None or e.piece_type == ptype)
                 and (file_idx is None or e.from_sq & 7 == file_idx)
                 and (rank_idx is None or e.from_sq >> 3 == rank_idx) for e in entries):
-            raise MoveParseError(san, "no legal move matches: the promotion piece is missing")
-        raise MoveParseError(san, "no legal move matches")
+            raise MoveParseError(san, "no legal move matches: the promotion piece is missing",
+                                 kind="no-match")
+        raise MoveParseError(san, "no legal move matches", kind="no-match")
     if len(matches) > 1:
-        raise MoveParseError(san, "ambiguous: matches " + ", ".join(e.uci for e in matches))
+        raise MoveParseError(san, "ambiguous: matches " + ", ".join(e.uci for e in matches),
+                             kind="ambiguous")
     return matches[0]
 
 

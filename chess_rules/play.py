@@ -159,7 +159,10 @@ def _explain(game: Game, text: str) -> str:
         try:
             text = game.parse_san(text).uci()
         except MoveParseError as e:
-            if "not SAN" not in str(e):
+            if e.kind == "ambiguous":
+                return (f"{text}: {e.reason}; give the move in UCI to hear which rule "
+                        "generates it")
+            if e.kind == "no-match":
                 return (f"{text}: no legal move matches this SAN; give the move in UCI "
                         "(e.g. e2e4) to hear which rule refuses it")
     return game.explain(text).text

@@ -280,6 +280,15 @@ def test_terminal_game_text_with_markup_is_a_bad_move_and_explain_takes_san():
     assert "white plays" not in text
 
 
+def test_terminal_game_explain_says_which_moves_an_ambiguous_san_names():
+    # the kind of the SAN error decides the answer, not its wording
+    fen = "rnbqkbnr/pppppppp/8/8/8/5N2/PPP1PPPP/RNBQKB1R w KQkq - 0 1"
+    text = _scripted_game(["explain Nd2", "explain Nd5", "explain N", "quit"], fen=fen)
+    assert "Nd2: ambiguous: matches b1d2, f3d2; give the move in UCI" in text
+    assert "Nd5: no legal move matches this SAN" in text
+    assert "N: illegal - not a UCI move" in text       # unreadable: the UCI error
+
+
 def test_terminal_game_ends_when_a_side_has_no_move_and_no_rule_decides():
     # a rule set without the stalemate rule: black, stalemated, has no move and
     # no result; the game says so instead of the bot failing on an empty choice
