@@ -108,7 +108,9 @@ class NetworkEditing:
         """Remove a production and every node no other production uses.
 
         Facts its firings supported logically lose that support. Adding and
-        removing productions is not recorded by :meth:`checkpoint`.
+        removing productions is not recorded by :meth:`checkpoint`: a rollback
+        past the removal brings back the facts, not the production (a logical
+        fact it supported comes back unsupported and is retracted again).
         """
         pnode = self.productions.get(name)
         if pnode is None:

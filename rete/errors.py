@@ -128,6 +128,19 @@ class MatchError(FactError):
         super().__init__(where + message)
 
 
+class RunawayError(ReteError):
+    """A run reached its ``max_firings`` with activations still pending (a rule
+    that keeps matching what its own actions change); the run was rolled back."""
+
+    def __init__(self, rule: str, firings: int):
+        self.rule = rule
+        self.firings = firings
+        super().__init__(
+            f"the run stopped after {firings} firings with rule {rule!r} still to fire: "
+            f"a rule whose action makes it (or another) match again, over and over; "
+            f"nothing the run did was kept")
+
+
 class ActionError(ReteError):
     """An action raised while a production fired; the run was rolled back."""
 

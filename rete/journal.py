@@ -102,6 +102,7 @@ class Journal:
         # the state at the mark of every match touched since: the first event wins
         restore: dict = {}
         pairs: dict = {}
+        logical_back: list = []
         for e in entries:
             k = e[0]
             if k == "F":            # ("F", pnode, tags, token, seq): it was pending
@@ -110,6 +111,8 @@ class Journal:
                 restore.setdefault((e[1], e[2]), (None, e[3]))
             elif k == "S+" or k == "S-":   # (k, pnode, tags, token, fact)
                 pairs.setdefault((e[1], e[2], e[4]), (k == "S-", e[3]))
+            elif k == "R" and e[1].support is not None:
+                logical_back.append(e[1])       # a logical fact the undo puts back
         self._rolling = True
         self._restore = restore
         self._rebuilt = rebuilt = {}
@@ -183,11 +186,26 @@ class Journal:
                     tok.supported.pop(f, None)
                 if f.support:
                     f.support.pop(tok, None)
+        orphans = {}
         for (_, _, f) in pairs:
             if f.support:
                 dead = [t for t in f.support if t.dead]
                 for t in dead:
                     del f.support[t]
+            if f.alive and f.support is not None and not f.support:
+                orphans[f.id] = f
+        for f in logical_back:
+            if f.alive and f.support is not None and not f.support:
+                orphans[f.id] = f
+        # a logical fact whose supporting production was removed or replaced
+        # since the mark comes back with no match to support it (checkpoints do
+        # not record production edits): truth maintenance takes it away, as it
+        # would have had the edit come after the rollback
+        for f in orphans.values():
+            if f.alive and not f.support:
+                self._retract_fact(f)
+        if self._tms_queue:
+            self._settle()
 
     def _restore_token(self, pnode, tok) -> None:
         """A production token made while undoing: give it the state it had at the mark."""

@@ -41,6 +41,10 @@ class GatedStore(Store):
         elif not tok.passing:
             self.session._unblocked.append(tok)
 
+    def closes(self, tok) -> bool:
+        """Whether settling ``tok`` would stop it (only an NCC gate is settled so)."""
+        return False
+
     def unblock(self, tok) -> None:
         if not tok.dead and not tok.passing and bool(tok.results) == self.exists:
             tok.passing = True
@@ -240,6 +244,9 @@ class NCCNode(GatedStore):
         if res.pop(result, MISSING) is MISSING or res or owner.dead:
             return
         self.session._unblocked.append(owner)
+
+    def closes(self, tok) -> bool:
+        return not tok.dead and tok.passing and bool(tok.results) != self.exists
 
     def unblock(self, tok) -> None:
         """Settle the gate of ``tok`` once a change is done: it passes on exactly

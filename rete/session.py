@@ -26,7 +26,7 @@ from .compiler import Compiler
 from .context import Context, Firing
 from .editing import NetworkEditing
 from .renewal import SlotSpecificModify
-from .errors import (ActionError, DuplicateTemplateError, RetractedFactError,
+from .errors import (ActionError, DuplicateTemplateError, RetractedFactError, RunawayError,
                      ReteError, SlotValueError, StageCycleError, UnknownFactError,
                      UnknownStageError, UnknownTemplateError)
 from .journal import Journal, _tags
@@ -360,13 +360,28 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
             self._flush_unblocked()
 
     def _flush_unblocked(self) -> None:
-        """Pass on gated tokens that deletions unblocked (after the deletions are done)."""
+        """Settle the gates a change queued, once its deletions are done.
+
+        Gates that open go first; a gate that would close waits until nothing
+        is left to open, and is judged again then: inside ``exists (A and not
+        B)`` the change that takes one result away may unblock another, and the
+        match below the gate, which never really went away, must not be broken
+        and rebuilt."""
         q = self._unblocked
         try:
             i = 0
-            while i < len(q):
-                tok = q[i]
-                i += 1
+            closing = []
+            while True:
+                while i < len(q):
+                    tok = q[i]
+                    i += 1
+                    if tok.node.closes(tok):
+                        closing.append(tok)
+                    else:
+                        tok.node.unblock(tok)
+                if not closing:
+                    break
+                tok = closing.pop()
                 tok.node.unblock(tok)
         finally:
             q.clear()
@@ -493,12 +508,17 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
         """Stop the current run after the firing in progress."""
         self._halted = True
 
-    def run(self, limit: int | None = None, stages: Iterable[str] | None = None) -> int:
+    def run(self, limit: int | None = None, stages: Iterable[str] | None = None,
+            max_firings: int | None = None) -> int:
         """Fire activations until none is left, ``limit`` is reached or an action halts.
 
         ``stages`` restricts the run to those stages (the focus). Returns the
         number of firings. If an action raises, working memory and agenda are
         rolled back to where the run began and :class:`ActionError` is raised.
+        ``max_firings``: a guard against rules that never settle: a run that has
+        fired that many times and would fire again is rolled back the same way,
+        with :class:`RunawayError` naming the rule next in line (``limit``, by
+        contrast, stops a run quietly and keeps what it did).
         """
         allowed = None if stages is None else self._focus(stages)
         self._halted = False
@@ -517,6 +537,9 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
                 act = agenda.pop(allowed)
                 if act is None:
                     break
+                if max_firings is not None and n >= max_firings:
+                    agenda.add(act.pnode, act.token, act.seq)     # (rolled back below)
+                    raise RunawayError(act.pnode.production.name, n)
                 self._fire(act)
                 n += 1
                 if self._halted:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from rete import AssertLogical, ModifyFact, Not, P, Rule, Session, V
+from rete import AssertLogical, Exists, ModifyFact, Not, P, Rule, Session, V
 
 
 def test_a_fact_in_both_halves_of_a_negated_conjunction_does_not_break_its_match():
@@ -114,3 +114,69 @@ def test_a_run_inside_an_action_keeps_the_outer_firings_renewed_match(slot_speci
     s.assert_fact("a", x=1, y=0)
     s.run(limit=1, stages=["main"])
     assert s.facts_of("out") == []
+
+
+@pytest.mark.parametrize("edit", ["remove", "replace"])
+def test_rolling_back_past_a_production_edit_leaves_no_unsupported_logical_fact(edit):
+    # checkpoints do not record production edits: the fact the removed (or
+    # replaced) production supported comes back with the undo, finds no match
+    # to support it, and truth maintenance takes it away again
+    s = Session()
+    s.deftemplate("a", "x")
+    s.deftemplate("b", "x")
+    s.add(Rule("r").when(P("a", x=V.x)).then(AssertLogical("b", x=V.x)))
+    s.assert_fact("a", x=1)
+    s.run()
+    assert [f["x"] for f in s.facts_of("b")] == [1]
+    outer = s.checkpoint()
+    m = s.checkpoint()
+    if edit == "remove":
+        s.remove_production("r")
+    else:
+        s.replace_production(Rule("r").when(P("a", x=V.x)).then(AssertLogical("b", x=V.x)))
+    s.assert_fact("a", x=2)
+    s.rollback(m)
+    assert s.facts_of("b") == []
+    assert [f["x"] for f in s.facts_of("a")] == [1]
+    if edit == "replace":           # the new production's match supports it once fired
+        s.run()
+        (b,) = s.facts_of("b")
+        assert b.support
+        s.retract(s.facts_of("a")[0])
+        assert s.facts_of("b") == []
+    s.rollback(outer)               # the outer mark saw the fact's retraction too
+    assert all(f.support for f in s.facts_of("b"))
+
+
+def test_an_exists_over_a_conjunction_with_a_not_keeps_a_match_that_never_went_away():
+    # found by the model test: retracting f1 takes away the result through f1
+    # and, inside the conjunction, unblocks the one through f4; the exists holds
+    # throughout, so the fired match is not pending again
+    s = Session()
+    s.deftemplate("t", "a", "b", "c")
+    s.add(Rule("r").when(Exists(P("t", c=V.v), Not(P("t", a=V.v, b=1)))))
+    f1 = s.assert_fact("t", a=1, b=1, c=0)
+    s.assert_fact("t", a=0, b=0, c=1)
+    assert s.run() == 1
+    s.retract(f1)
+    assert s.activations() == []
+    s.retract(s.facts_of("t")[0])           # now it goes: nothing left to exist
+    s.assert_fact("t", a=5, b=0, c=2)
+    assert len(s.activations()) == 1
+
+
+def test_a_run_that_would_fire_past_max_firings_is_rolled_back_whole():
+    from rete import Assert, Expr, RunawayError
+    s = Session()
+    s.deftemplate("n", "x")
+    s.add(Rule("again").when(P("n", x=V.x).as_("f")).then(ModifyFact("f", x=Expr("add", V.x, 1))))
+    s.add(Rule("other").when(P("n", x=0)).then(Assert("n", x=100)))
+    s.assert_fact("n", x=0)
+    before = [(a.production.name, a.seq) for a in s.activations()]
+    for cap in (0, 1, 50):
+        with pytest.raises(RunawayError) as ei:
+            s.run(max_firings=cap)
+        assert ei.value.firings == cap and ei.value.rule in ("again", "other")
+        assert [f["x"] for f in s.facts_of("n")] == [0]
+        assert [(a.production.name, a.seq) for a in s.activations()] == before
+    assert s.run(limit=3) == 3              # limit, by contrast, keeps what it did

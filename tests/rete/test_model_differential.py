@@ -611,17 +611,44 @@ def _run_scenario(data, steps=30):
     check(s, m, strategy, "init")
     log = []
 
-    def edit_noted(op):
+    def edit_noted(op, name):
         """A production edit: the checkpoints open now cannot undo it (not recorded)."""
         for mk_ in marks:
             mk_[2][0] = True
-        TRACE.append("  " + op)
+            mk_[2][1].add(name)
+        TRACE.append(f"  {op} {name}")
+
+    def check_rollback_past_edits(edited):
+        """After a rollback past production edits: the facts at the mark, less the
+        logical ones whose supporting production went (removed or replaced)
+        since, and the matches of the productions there are now."""
+        for ik in [ik for ik in m.inst if ik[0] in edited]:
+            ser = m.inst.pop(ik)
+            m.pending.discard(ik)
+            for fid, rec in m.facts.items():
+                if rec[3] is not None and (ik, ser) in rec[3]:
+                    rec[3].discard((ik, ser))
+                    if not rec[3]:
+                        m.tms.append(fid)
+        m.substep()
+        m.settle()
+        ef, mf = eng_facts(s), mod_facts(m)
+        assert ef == mf, f"edit-rollback facts differ\nengine {ef}\nmodel  {mf}"
+        assert eng_support(s) == mod_support(m), "edit-rollback support differs"
+        for name, pn in s.productions.items():
+            got = {tuple((f.id, f.timetag) for f in pn.written_facts(t)) for t in pn.tokens}
+            exp = set(m.matches(name))
+            assert got == exp, f"edit-rollback tokens of {name}: {sorted(got)} vs {sorted(exp)}"
+        ag = eng_agenda(s)
+        assert set(ag) <= {(n, k) for n in prods for k in m.matches(n)}, "agenda has non-matches"
 
     for step in range(steps):
         ops = ["assert", "assert", "assert", "retract", "modify", "modify", "run", "run", "run",
                "checkpoint", "rollback", "commit"]
-        if not marks:
-            ops += ["add", "remove", "replace"]
+        # edits inside a checkpoint are drawn less often: a rollback past one
+        # ends the scenario (the agenda's order is no longer the model's)
+        ops += ["add", "remove", "replace"] if not marks else [
+            data.draw(st.sampled_from(["add", "remove", "replace", "run"]))]
         op = data.draw(st.sampled_from(ops))
         log.append(op)
         if op == "assert" and len(m.facts) < 8:
@@ -645,23 +672,23 @@ def _run_scenario(data, steps=30):
                 m.modify(fid, {sl: v})
                 m.settle()
         elif op == "add" and len(prods) < len(names):
-            edit_noted(op)
             name = next(x for x in names if x not in prods)
+            edit_noted(op, name)
             p = gen.production()
             if guarded(lambda: s.add(make_rule(name, p))):
                 prods[name] = p
                 m.substep()
                 m.settle()
         elif op == "remove" and prods:
-            edit_noted(op)
             name = data.draw(st.sampled_from(sorted(prods)))
+            edit_noted(op, name)
             s.remove_production(name)
             del prods[name]
             m.substep()
             m.settle()
         elif op == "replace" and prods:
-            edit_noted(op)
             name = data.draw(st.sampled_from(sorted(prods)))
+            edit_noted(op, name)
             p = gen.production()
             if not guarded(lambda: s.replace_production(make_rule(name, p))):
                 continue
@@ -673,7 +700,7 @@ def _run_scenario(data, steps=30):
             m.settle()
         elif op == "checkpoint":
             mk = s.checkpoint()
-            marks.append((mk, snapshot(m), [False]))
+            marks.append((mk, snapshot(m), [False, set()]))
         elif op == "rollback" and marks:
             i = data.draw(st.integers(0, len(marks) - 1))
             mk, snap, dirty = marks[i]
@@ -682,17 +709,7 @@ def _run_scenario(data, steps=30):
             del marks[i:]
             restore(m, snap)
             if dirty[0]:
-                # a production edit inside the rolled-back span: only facts and tokens
-                ef, mf = eng_facts(s), mod_facts(m)
-                assert ef == mf, f"edit-rollback facts differ\nengine {ef}\nmodel  {mf}"
-                for name, pn in s.productions.items():
-                    got = {tuple((f.id, f.timetag) for f in pn.written_facts(t)) for t in pn.tokens}
-                    exp = set(m.matches(name))
-                    assert got == exp, f"edit-rollback tokens of {name}: {sorted(got)} vs {sorted(exp)}"
-                for f in s.facts.values():
-                    pass
-                ag = eng_agenda(s)
-                assert set(ag) <= {(n, k) for n in prods for k in m.matches(n)}, "agenda has non-matches"
+                check_rollback_past_edits(dirty[1])
                 return
         elif op == "commit" and marks:
             i = data.draw(st.integers(0, len(marks) - 1))
@@ -753,6 +770,7 @@ def _run_scenario(data, steps=30):
         s.rollback(mk)
         restore(m, snap)
         if dirty[0]:
+            check_rollback_past_edits(dirty[1])
             return
         check(s, m, strategy, "final rollback")
 
