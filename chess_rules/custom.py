@@ -37,9 +37,10 @@ Example, ``examples/rules/rook_steps_diagonally.hr``::
     end
 
 Load it with ``load_rule_file(ruleset, path)`` or ``houserules moves FEN --rules FILE.hr``.
-Errors (syntax, unknown template/slot/function, a name clash, removing a rule
-that does not exist, a move helper's offsets or directions that do not parse)
-come back as :class:`rete.ReteError` subclasses with
+Errors (syntax, unknown template/slot/function/stage, a rule with no stage, a
+name clash, removing a rule that does not exist, a move helper's offsets or
+directions that do not parse, ``meta(attacks: ...)`` or ``meta(simulate: ...)``,
+which only Python can give as the functions they are) come back as :class:`rete.ReteError` subclasses with
 ``file:line:column`` in front of the message; the rule set passed in is never
 changed.
 """
@@ -48,12 +49,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from rete import ReteError
-from rete.errors import CompileError, DuplicateProductionError, UnknownProductionError
+from rete.errors import (CompileError, DuplicateProductionError, UnknownFunctionError,
+                         UnknownProductionError, UnknownStageError)
 from rete.language import error_position, parse_rules
 from rete.loading import read_text_file
 from rete.model import Call
 
-from .helpers import MOVE_HELPERS, helper_call_problem
+from .helpers import MOVE_HELPERS, helper_call_problem, meta_problem
 from .ruleset import RuleSet, RuleSetError
 
 __all__ = ["load_rule_file", "load_rule_text", "MOVE_HELPERS"]
@@ -111,6 +113,11 @@ def load_rule_text(ruleset: RuleSet, text: str, source: str = "<rules>") -> Rule
             except RuleSetError as e:
                 raise _located(ReteError(str(e)), source, line, col) from None
             prev = s
+    for name, (line, col) in zip(rf.functions, rf.function_lines):
+        if name not in rs.functions:
+            raise _located(UnknownFunctionError(
+                f"function {name!r} is declared by 'uses' but the rule set has no such "
+                f"function (register it with RuleSet.function)"), source, line, col)
     # removals and rules apply in the order the text gives them
     edits = [((line, col), 0, name) for name, (line, col) in zip(rf.removals, rf.removal_lines)]
     edits += [((loc.line, loc.column), 1, (prod, loc, replacing))
@@ -128,6 +135,10 @@ def load_rule_text(ruleset: RuleSet, text: str, source: str = "<rules>") -> Rule
             continue
         prod, loc, replacing = what
         locs[prod.name] = loc
+        _check_stage(prod, loc, rs, source)
+        problem = meta_problem(prod)
+        if problem is not None:
+            raise _located(CompileError(problem, prod.name), source, *(loc.meta or loc.name))
         _check_helper_calls(prod, loc, rs, source)
         if replacing:
             if prod.name not in rs.productions:
@@ -152,12 +163,26 @@ def load_rule_text(ruleset: RuleSet, text: str, source: str = "<rules>") -> Rule
     return rs
 
 
+def _check_stage(prod, loc, rs: RuleSet, source: str) -> None:
+    """A rule's stage is one of the rule set's (a rule written without one has
+    the engine's ``default`` stage, which a chess rule set does not run)."""
+    if rs._known_stage(prod.stage) is not None:
+        return
+    stages = ", ".join(rs.stages + [s for s, *_ in rs.extra_stages])
+    if loc.stage is None:
+        raise _located(UnknownStageError(
+            f"rule {prod.name!r} names no stage: write 'stage S' after its name "
+            f"(stages: {stages})"), source, *loc.name)
+    raise _located(UnknownStageError(
+        f"stage {prod.stage!r} is not declared (stages: {stages})"), source, *loc.stage)
+
+
 def _check_helper_calls(prod, loc, rs: RuleSet, source: str) -> None:
     """A move helper's arguments and stage, checked when the file loads (not at
     the first move generation), with the error placed at the call."""
     for a in prod.actions:
         problem = helper_call_problem(a, rs.functions, prod.conditions,
-                                      rs._known_stage(prod.stage)) \
+                                      rs._known_stage(prod.stage), rs.templates) \
             if isinstance(a, Call) else None
         if problem is not None:
             where = next(((line, col) for k, key, line, col in loc.refs

@@ -116,7 +116,11 @@ def no_rule_reason(game, frm: int, to: int, promo) -> str:
             return why
     if st.colors[to] == turn:
         return f"{SQUARE_NAMES[to]} holds {turn}'s own {st.types[to]}"
-    blocker = _first_blocker(st, ptype, frm, to)
+    # a blocked line is the reason only where FIDE's own slider moves the piece
+    # (a rule of one's own may step, leap or slide otherwise)
+    fide_slider = _FIDE_SLIDER.get(ptype)
+    blocker = _first_blocker(st, ptype, frm, to) \
+        if fide_slider in movers and game.ruleset.origin.get(fide_slider) == "fide" else None
     if blocker is not None:
         return (f"the {ptype} on {SQUARE_NAMES[frm]} cannot pass the {st.types[blocker]} "
                 f"on {SQUARE_NAMES[blocker]} on its way to {SQUARE_NAMES[to]}"
@@ -153,6 +157,11 @@ def _moves_type(prod, ptype) -> bool:
     for c in piece_patterns(prod):
         return dict(c.slots).get("type") == ptype
     return False
+
+
+#: the FIDE production that slides each piece type (a pawn's: its double step)
+_FIDE_SLIDER = {"bishop": "fide.bishop-move", "rook": "fide.rook-move",
+                "queen": "fide.queen-move", "pawn": "fide.pawn-double-push"}
 
 
 def _first_blocker(st, ptype: str, frm: int, to: int) -> int | None:

@@ -32,6 +32,10 @@ from .state import ChessState
 
 GEN_STAGES = ("generate", "filter")
 PUSH_STAGES = ("apply", "post-move", "turn-end", "result")
+_NO_FACTS: dict = {}
+#: the default of ``Game.max_firings`` (a rule set's ``config['max-firings']``);
+#: a move makes a handful of firings, a modifier's chain some hundreds
+MAX_FIRINGS = 100_000
 CASTLING_SQUARES = {
     # letter: (colour, side, king-from, king-to, rook-from, rook-to)
     "K": ("white", "king", 4, 6, 7, 5), "Q": ("white", "queen", 4, 2, 0, 3),
@@ -90,6 +94,9 @@ class Game:
         self.ruleset = ruleset
         self.session = ruleset.build()
         self._gen_stages, self._push_stages = _move_stages(self.session, ruleset)
+        #: the most firings one run of the rules may take: a rule that keeps
+        #: matching what it changes raises RunawayError instead of hanging
+        self.max_firings = int(ruleset.config.get("max-firings", MAX_FIRINGS))
         self.state = ChessState(self.session, ruleset)
         self.state.game = self
         self._stack: list[tuple[int, Move, str]] = []
@@ -104,6 +111,12 @@ class Game:
         self._extended_key = bool(
             ruleset.presets or ruleset.config.get("position-tokens")
             or any(sl not in BASE_PIECE_SLOTS for sl in ruleset.templates["piece"].slots))
+        # facts of templates a rule set declares (a rule file's checks-given
+        # counter) are part of the position: two positions that differ in them
+        # are not a repetition
+        from .schema import TEMPLATES
+        fide_templates = {t.name for t in TEMPLATES}
+        self._own_templates = tuple(sorted(t for t in ruleset.templates if t not in fide_templates))
         if position is None:
             position = self.parse_position(STARTING_FEN if fen is None else fen)
         self._load(position)
@@ -155,7 +168,7 @@ class Game:
             s.assert_fact("ep", square=ep, pawn=pawn_sq, by=by)
         for hook in rs.setup_hooks:
             hook(self, pos)
-        s.run()
+        s.run(max_firings=self.max_firings)
         self._start_fen = self.fen()
         self._history = []
         self._push_key()
@@ -240,6 +253,8 @@ class Game:
         such as a multi-move turn needs every target kept)."""
         if en_passant is None:
             en_passant = self.ruleset.config.get("fen-ep", "legal")
+        if en_passant not in ("legal", "all"):
+            raise ValueError(f"en_passant is 'legal' or 'all', not {en_passant!r}")
         g = self._game_fact().values
         eps = self.ep_squares()
         if eps and en_passant == "legal":
@@ -274,7 +289,7 @@ class Game:
         st.candidates = {}
         st.alternates = False
         with self._request("movegen", color=self.turn):
-            self.session.run(stages=self._gen_stages)
+            self.session.run(stages=self._gen_stages, max_firings=self.max_firings)
         cands = st.settle()
         st.candidates = {}
         return cands
@@ -341,11 +356,11 @@ class Game:
         s = self.session
         extra = self.ruleset.config.get("extra-push-stages")
         if extra:
-            s.run(stages=self._push_stages[:-1])
-            s.run(stages=extra)
-            s.run(stages=self._push_stages[-1:])
+            s.run(stages=self._push_stages[:-1], max_firings=self.max_firings)
+            s.run(stages=extra, max_firings=self.max_firings)
+            s.run(stages=self._push_stages[-1:], max_firings=self.max_firings)
         else:
-            s.run(stages=self._push_stages)
+            s.run(stages=self._push_stages, max_firings=self.max_firings)
 
     def push_san(self, san: str) -> Move:
         return self.push(self.parse_san(san))
@@ -375,7 +390,7 @@ class Game:
             return _outcome(done[0])
         n = len(self.legal_moves())
         with self._request("status", color=self.turn, moves=n, check=self.is_check()):
-            s.run(stages=("result",))
+            s.run(stages=("result",), max_firings=self.max_firings)
             res = s.facts_of("result")
             out = _outcome(res[0]) if res else None
         return out
@@ -464,6 +479,10 @@ class Game:
             # above already count only where a capture is possible)
             from .position import extended_suffix
             key += (extended_suffix(self, ()),)
+        if self._own_templates:
+            key += (tuple(sorted(repr((t, sorted(f.values.items(), key=lambda kv: kv[0])))
+                                 for t in self._own_templates
+                                 for f in bt.get(t, _NO_FACTS).values())),)
         return key
 
     # ------------------------------------------------------------ perft

@@ -11,8 +11,12 @@ Every :class:`~chess_rules.ruleset.RuleSet` has them registered:
 ``gen-slide(?p, "NE SW")`` / ``gen-slide-quiet(?p, ...)``
     slides along compass directions over the board's topology;
 ``drop-promotions(?c, queen, "reason")``
-    (a ``filter``-stage helper) refuses every candidate of colour ``?c``
-    promoting to that piece type.
+    (a ``filter``-stage helper: it runs once every mover has added its
+    candidates) refuses every candidate of colour ``?c`` promoting to that
+    piece type.
+
+A pawn that a mover takes to its last rank promotes, as with FIDE's own pawn
+rules: the move comes once per promotion type of the rule set.
 
 The first argument of the movers may also be the pieces a ``collect``
 binds (``?ps <- collect piece(type: knight, color: ?c)``): one firing moves
@@ -38,8 +42,8 @@ from . import geometry as geo
 from .moves import Move
 from .squares import PIECE_TYPES, SQUARE_NAMES
 
-__all__ = ["MOVE_HELPERS", "as_pieces", "for_each_piece", "helper_call_problem",
-           "implied_attacks", "piece_patterns", "with_implied_attacks"]
+__all__ = ["MOVE_HELPERS", "CALLABLE_META", "as_pieces", "for_each_piece", "helper_call_problem",
+           "implied_attacks", "meta_problem", "piece_patterns", "with_implied_attacks"]
 
 
 def as_pieces(arg) -> tuple:
@@ -115,10 +119,14 @@ def _emit(st, p, to, capture: bool, rule: str) -> None:
     v = p.values
     sq, c, t = v["square"], v["color"], v["type"]
     oc = st.colors[to]
-    if oc is None:
-        st.add(Move(sq, to, None, t, "normal", None, rule))
-    elif oc != c and capture:
-        st.add(Move(sq, to, None, t, "normal", to, rule))
+    if oc is None or (oc != c and capture):
+        victim = None if oc is None else to
+        if t == "pawn" and geo.is_promotion_square(to, c):
+            # a pawn that reaches the last rank promotes, whichever rule moved it
+            for pt in st.promotion_types:
+                st.add(Move(sq, to, pt, t, "normal", victim, rule))
+        else:
+            st.add(Move(sq, to, None, t, "normal", victim, rule))
     elif oc != c:
         st.refuse(SQUARE_NAMES[sq] + SQUARE_NAMES[to], rule,
                   f"{SQUARE_NAMES[to]} is occupied and this move never captures")
@@ -228,21 +236,53 @@ _HELPER_SPECS = {"gen-leap": (_offsets, "offsets"), "gen-leap-quiet": (_offsets,
                  "gen-slide-quiet": (_directions, "directions")}
 
 
-def helper_call_problem(call: Call, functions, conditions=(), stage: str | None = None) -> str | None:
+#: metadata the chess layer calls: a function of the position, never a constant
+CALLABLE_META = {
+    "attacks": "attacks(colors, types, square, by) -> bool: whether the rule's pieces "
+               "of colour 'by' attack the square",
+    "simulate": "simulate(state, move): the rule's effect on a board simulated for the "
+                "check filter",
+}
+
+
+def meta_problem(prod) -> str | None:
+    """What is wrong with a production's metadata, or None: ``attacks`` and
+    ``simulate`` are functions the chess layer calls (rule text can give only
+    constants: a rule file declares neither, the helpers' attacks are implied)."""
+    for key, what in CALLABLE_META.items():
+        v = prod.meta.get(key)
+        if v is not None and not callable(v):
+            return (f"meta {key!r} is a function ({what}), not {v!r}; set it from Python "
+                    f"(a rule that calls gen-leap or gen-slide gets its attacks implied)")
+    return None
+
+
+def helper_call_problem(call: Call, functions, conditions=(), stage: str | None = None,
+                        templates=None) -> str | None:
     """What is wrong with a call of a move helper, or None: its stage (the movers
-    run in ``generate``, ``drop-promotions`` in ``generate`` or ``filter``, where
-    the candidate moves are), its argument count, its first argument (a variable
+    run in ``generate``, ``drop-promotions`` in ``filter``, once the candidate
+    moves are all there), its argument count (and the constant colour and piece
+    type of ``drop-promotions``), its first argument (a variable
     bound to a piece, or with the rule's ``conditions`` to the pieces a collect
     binds, not a constant or another fact) and its offsets or directions (text
     that parses). Calls of other functions, or of a name the rule set has bound
-    to a function of its own, are not judged."""
+    to a function of its own, are not judged; nor is a first argument bound by
+    a pattern whose template is not in ``templates`` (when given): compiling
+    reports the unknown template, the real mistake."""
     if call.fn == "drop-promotions" and functions.get(call.fn) is MOVE_HELPERS[call.fn]:
-        if stage is not None and stage not in ("generate", "filter"):
-            return (f"drop-promotions runs in the generate or filter stage, where the "
-                    f"candidate moves are, not in {stage!r}")
+        if stage is not None and stage != "filter":
+            # in generate it would run before some movers (by salience), and drop nothing
+            return (f"drop-promotions runs in the filter stage, once every mover has added "
+                    f"its candidates, not in {stage!r}")
         if not 2 <= len(call.args) <= 3:
             return (f"drop-promotions takes 2 or 3 arguments (a colour, a piece type and "
                     f"optionally the reason), {len(call.args)} given")
+        color, ptype = call.args[:2]
+        if isinstance(color, str) and color not in ("white", "black"):
+            return f"drop-promotions: the colour is white or black (or a variable), not {color!r}"
+        if isinstance(ptype, str) and ptype not in PIECE_TYPES:
+            return (f"drop-promotions: no piece type {ptype!r} (piece types: "
+                    f"{', '.join(PIECE_TYPES)})")
         return None
     if call.fn not in _HELPER_SPECS or functions.get(call.fn) is not MOVE_HELPERS[call.fn]:
         return None
@@ -260,6 +300,9 @@ def helper_call_problem(call: Call, functions, conditions=(), stage: str | None 
     bound = next((c.template for c in pats if c.bind == first.name), None)
     collected = next((c.pattern.template for c in conditions
                       if isinstance(c, Collect) and c.bind == first.name), None)
+    if templates is not None and any(t is not None and t not in templates
+                                     for t in (bound, collected)):
+        return None
     if bound is not None and bound != "piece":
         bad = f"a {bound} fact"
     elif collected is not None and collected != "piece":

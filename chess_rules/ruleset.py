@@ -18,7 +18,7 @@ from rete import Production, Rule, Session, Template
 from rete.model import Call, as_production
 
 from .errors import ChessError
-from .helpers import MOVE_HELPERS, helper_call_problem, with_implied_attacks
+from .helpers import MOVE_HELPERS, helper_call_problem, meta_problem, with_implied_attacks
 from .schema import STAGES, TEMPLATES
 from .topology import Plain
 
@@ -101,9 +101,12 @@ class RuleSet:
 
     def _checked(self, prod: Production | Rule) -> Production:
         prod = as_production(prod)
+        problem = meta_problem(prod)
+        if problem is not None:
+            raise RuleSetError(f"production {prod.name!r}: {problem}")
         for a in prod.actions:
             problem = helper_call_problem(a, self.functions, prod.conditions,
-                                          self._known_stage(prod.stage)) \
+                                          self._known_stage(prod.stage), self.templates) \
                 if isinstance(a, Call) else None
             if problem is not None:
                 raise RuleSetError(f"production {prod.name!r}: {problem}")

@@ -248,7 +248,7 @@ class DiceGame(Game):
         self.session.dice_rng = rng
         try:
             with self._request("roll", color=self.turn):
-                self.session.run(stages=("roll",))
+                self.session.run(stages=("roll",), max_firings=self.max_firings)
         finally:
             self.session.dice_rng = None
         self._legal_cache = None
@@ -256,5 +256,5 @@ class DiceGame(Game):
     def run_end_turn(self) -> None:
         """The ``end-turn`` stage (no checks: :func:`dice.end_turn` checks first)."""
         with self._request("end-turn", color=self.turn):
-            self.session.run(stages=("end-turn",))
+            self.session.run(stages=("end-turn",), max_firings=self.max_firings)
         self._legal_cache = None

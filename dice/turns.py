@@ -386,7 +386,8 @@ def _refusal(game: DiceGame, tree: TurnTree, u: str) -> tuple[type, str, str | N
     if ex.rule == "dice.die-filter":
         return NoDieError, ex.reason, ex.rule
     promotions = sorted(m for m in micro if len(m) == 5 and m[:4] == u[:4])
-    if promotions:
+    if promotions and not ex.generated_by:
+        # (a move generated and then dropped by a rule keeps that rule's reason)
         # the squares of a promotion without a piece it may name: offer the
         # promotions a legal turn can begin with, not every micro-move
         _, _, promo = parse_uci(u)

@@ -33,6 +33,7 @@ class RuleLocation:
     name: tuple[int, int] = (0, 0)
     stage: tuple[int, int] | None = None
     refs: list = field(default_factory=list)     # (kind, key, line, column)
+    meta: tuple[int, int] | None = None
 
 
 @dataclass
@@ -301,7 +302,8 @@ class RuleTextBuilder(Transformer):
                        tuple(at for _, at in actions),
                        tuple((k, line, column) for k, (line, column) in tests.items()))
         loc = RuleLocation(*_pos(kw), name=_pos(name_tok),
-                   stage=_pos(seen["stage"].tok) if "stage" in seen else None, refs=self.refs)
+                   stage=_pos(seen["stage"].tok) if "stage" in seen else None, refs=self.refs,
+                   meta=_pos(seen["meta"].tok) if "meta" in seen else None)
         self.refs = []
         if "replaces" in seen:
             self.out.replaces.add(name)

@@ -447,3 +447,101 @@ def test_a_stage_that_would_never_run_or_exists_is_refused_where_declared(decl, 
     with pytest.raises(ReteError) as e:
         load_rule_text(fide_rules(), decl + "\n", "s.hr")
     assert str(e.value).startswith("s.hr:1:8: ") and words in str(e.value)
+
+
+_MOVER = ('rule "x" stage generate{meta}\nwhen\n  movegen(color: ?c)\n'
+          '  ?p <- {tmpl}(type: rook, color: ?c)\nthen\n  call gen-leap(?p, "NE")\nend\n')
+
+
+@pytest.mark.parametrize("text, kind, line, column, words", [
+    # a misspelt template is reported as such, not as a helper given the wrong fact
+    (_MOVER.format(meta="", tmpl="peice"), "UnknownTemplateError", 4, 9, "unknown template 'peice'"),
+    # the chess layer calls these: a constant used to crash the first game, blamed on FIDE
+    (_MOVER.format(meta=" meta(attacks: true)", tmpl="piece"), "CompileError", 1, 25,
+     "meta 'attacks' is a function"),
+    (_MOVER.format(meta=" meta(simulate: 3)", tmpl="piece"), "CompileError", 1, 25,
+     "meta 'simulate' is a function"),
+    # 'uses' names functions the rule set must have
+    ("uses nosuchfn\n", "UnknownFunctionError", 1, 6, "'nosuchfn' is declared by 'uses'"),
+    # a rule with no stage is told so (it used to be about a stage 'default')
+    ('rule "x"\nwhen\n  movegen(color: ?c)\nthen\n  halt\nend\n', "UnknownStageError", 1, 6,
+     "rule 'x' names no stage"),
+    # drop-promotions in generate would run before some movers and drop nothing
+    ('rule "x" stage generate\nwhen\n  movegen(color: ?c)\nthen\n'
+     '  call drop-promotions(?c, queen)\nend\n', "CompileError", 5, 8,
+     "drop-promotions runs in the filter stage"),
+    ('rule "x" stage filter\nwhen\n  movegen(color: ?c)\nthen\n'
+     '  call drop-promotions(?c, Queen)\nend\n', "CompileError", 5, 8, "no piece type 'Queen'"),
+])
+def test_rule_text_mistakes_are_refused_at_their_place(text, kind, line, column, words):
+    rs = fide_rules()
+    before = dict(rs.productions)
+    with pytest.raises(ReteError) as ei:
+        load_rule_text(rs, text, "r.hr")
+    e = ei.value
+    assert type(e).__name__ == kind and words in str(e)
+    assert (e.line, e.column) == (line, column), str(e)
+    assert rs.productions == before
+
+
+def test_callable_metadata_is_checked_from_python_too():
+    from chess_rules.ruleset import RuleSetError
+    from rete import Call, P, Rule, V
+    rs = fide_rules()
+    rule = Rule("x", stage="generate", attacks=True).when(
+        P("movegen", color=V.c), P("piece", type="rook", color=V.c).as_("p")).then(
+        Call("gen-leap", V.p, "NE"))
+    with pytest.raises(RuleSetError, match="meta 'attacks' is a function"):
+        rs.add(rule)
+    assert "x" not in rs.productions
+
+
+def test_facts_of_a_rule_files_own_templates_count_for_repetition():
+    # the marks differ between the start and its first return (none, then
+    # four): that is no repetition; the position repeats from there on
+    rs = load_rule_text(fide_rules(), '''template house.mark (square)
+
+rule "house.mark-destination" stage post-move
+  "Every square a piece lands on is marked (once)."
+when
+  move(to: ?to)
+  not house.mark(square: ?to)
+then
+  assert house.mark(square: ?to)
+end
+''', "marks.hr")
+    g = Game(ruleset=rs)
+    seen = []
+    for _ in range(3):
+        for u in ("g1f3", "g8f6", "f3g1", "f6g8"):
+            g.push(u)
+        seen.append((g.repetitions(), g.outcome() and g.outcome().reason))
+    assert seen == [(1, None), (2, None), (3, "threefold repetition")]
+    plain = Game()
+    for u in ("g1f3", "g8f6", "f3g1", "f6g8") * 2:
+        plain.push(u)
+    assert plain.outcome().reason == "threefold repetition"     # FIDE: two returns
+
+
+def test_a_rule_that_never_settles_is_stopped_and_the_move_refused_whole():
+    # it used to hang the game (and the CLI) for ever
+    from rete import RunawayError
+    rs = load_rule_text(fide_rules(), '''template house.counter (n)
+
+rule "house.count-forever" stage turn-end
+  "Counts, and counts again: its own modify matches it anew."
+when
+  ?k <- house.counter(n: ?n)
+then
+  modify ?k (n: add(?n, 1))
+end
+''', "loop.hr")
+    rs.config["max-firings"] = 500
+    g = Game("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", ruleset=rs)
+    assert g.max_firings == 500
+    g.session.assert_fact("house.counter", n=0)
+    fen = g.fen()
+    with pytest.raises(RunawayError, match="'house.count-forever' still to fire"):
+        g.push("a1a8")
+    assert g.fen() == fen and g.move_stack == []
+    assert [f["n"] for f in g.session.facts_of("house.counter")] == [0]

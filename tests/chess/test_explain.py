@@ -135,3 +135,17 @@ def test_promotion_choices_follow_the_rule_set():
     ex = Game("4k3/P7/8/8/8/8/8/4K3 w - - 0 1", ruleset=rs).explain("a7a8q")
     assert not ex.legal
     assert ex.reason == "a pawn may not promote to a queen here (a7a8n, a7a8r)"
+
+
+def test_a_blocked_line_is_the_reason_only_for_fides_own_sliders():
+    # a rook that steps one square: a2 in the way is not why a1a3 is illegal
+    from chess_rules.fide import fide_rules
+    from rete import Call, Collect, P, Rule, V
+    rs = fide_rules()
+    rs.replace(Rule("fide.rook-move", stage="generate")
+               .when(P("movegen", color=V.c), Collect(P("piece", type="rook", color=V.c)).as_("ps"))
+               .then(Call("gen-leap", V.ps, "N E S W")))
+    fen = "4k3/8/8/8/8/8/P7/R3K3 w - - 0 1"
+    assert Game(fen, ruleset=rs).explain("a1a3").text == (
+        "a1a3: illegal - no rule moves the rook on a1 to a3 (rules for the rook: fide.rook-move)")
+    assert "cannot pass the pawn on a2" in Game(fen).explain("a1a3").text

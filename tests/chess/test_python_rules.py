@@ -9,7 +9,7 @@ from chess_rules.custom import load_rule_file
 from chess_rules.fide import fide_rules
 from chess_rules.game import Game
 from chess_rules.ruleset import RuleSetError
-from rete import Call, P, Rule, V
+from rete import Call, Collect, P, Rule, V
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "rules"
 
@@ -282,7 +282,11 @@ def test_a_helper_in_the_wrong_stage_or_with_arguments_it_cannot_read_is_refused
 @pytest.mark.parametrize("args, stage, words", [
     ((V.c,), "filter", "drop-promotions takes 2 or 3 arguments"),
     ((V.c, "queen", "x", "y"), "filter", "drop-promotions takes 2 or 3 arguments"),
-    ((V.c, "queen"), "apply", "drop-promotions runs in the generate or filter stage"),
+    ((V.c, "queen"), "apply", "drop-promotions runs in the filter stage"),
+    # in generate it would run before the pawn movers (by salience) and drop nothing
+    ((V.c, "queen"), "generate", "drop-promotions runs in the filter stage"),
+    ((V.c, "Queen"), "filter", "no piece type 'Queen'"),
+    (("green", "queen"), "filter", "the colour is white or black"),
 ])
 def test_drop_promotions_is_checked_when_added(args, stage, words):
     rs = fide_rules()
@@ -344,3 +348,24 @@ def test_knights_leap_twice_builds_on_the_bases_knight_and_its_attacks():
     assert not {"a1b3", "a1c2"} & set(g.legal_uci())           # no knight leaps
     assert Game("8/8/8/8/1k6/8/8/N3K3 b - - 0 1", ruleset=both).is_check()      # camel: b4
     assert not Game("8/8/8/8/8/1k6/8/N3K3 b - - 0 1", ruleset=both).is_check()  # knight: b3
+
+
+def test_a_pawn_a_helper_moves_to_the_last_rank_promotes():
+    # a rule that lets a white pawn also capture straight ahead: on b8 it
+    # promotes, as a FIDE pawn move does (it used to stay a pawn on rank 8)
+    rs = fide_rules()
+    rs.add(Rule("house.pawn-forward-capture", stage="generate")
+           .when(P("movegen", color="white"),
+                 Collect(P("piece", type="pawn", color="white")).as_("ps"))
+           .then(Call("gen-leap", V.ps, "N")))
+    g = Game.from_fen("1r2k3/1P6/8/8/8/8/8/4K3 w - - 0 1", ruleset=rs)
+    legal = g.legal_uci()
+    assert "b7b8" not in legal
+    assert {"b7b8q", "b7b8r", "b7b8b", "b7b8n"} <= set(legal)
+    assert g.explain("b7b8q").rule == "house.pawn-forward-capture"
+    g.push("b7b8n")
+    assert g.fen().startswith("1N2k3/")
+    # the rule set's promotion types hold for the helper's moves too
+    rs.config["promotion-types"] = ("queen",)
+    g = Game.from_fen("1r2k3/1P6/8/8/8/8/8/4K3 w - - 0 1", ruleset=rs)
+    assert [u for u in g.legal_uci() if u.startswith("b7b8")] == ["b7b8q"]

@@ -3,6 +3,7 @@ one and the reason apply_move gives (the API and the refusal must agree)."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -114,3 +115,15 @@ def test_a_promotion_none_of_whose_pieces_begins_a_legal_turn_says_so():
     with pytest.raises(DiceMoveError, match="Maximum Micro-moves Rule") as ei:
         apply_move(dfen, "a7a8")
     assert ei.value.rule == "fide.pawn-single-push"
+
+
+def test_a_promotion_a_rule_drops_keeps_that_rules_reason_in_dice_chess():
+    # as in chess: the filter rule refused it, in its own words (it used to get
+    # the generic "a pawn may not promote to a queen here")
+    from chess_rules.custom import load_rule_file
+    from chess_rules.fide import fide_rules
+    rs = load_rule_file(fide_rules(), Path(__file__).resolve().parents[2]
+                        / "examples" / "rules" / "no_queen_promotion.hr")
+    ex = explain_move("r3k2r/pPp5/8/8/8/8/8/R3K2R w KQkq - 0 1 KRP", "b7a8q", ruleset=rs)
+    assert (ex.legal, ex.rule, ex.reason) == (
+        False, "custom.no-queen-promotion", "pawns never promote to queens here")
