@@ -5,7 +5,7 @@ sorted; ``perft`` prints the node count as its last line (with ``--divide``,
 ``move: count`` lines first); errors go to stderr with a non-zero exit.
 
     houserules moves FEN [--preset ID ...] [--config ID.KEY=VALUE ...] [--rules FILE.hr]
-                         [--modifier FILE.json] [--ruleset MODULE:NAME]
+                         [--modifier FILE.json|NAME] [--ruleset MODULE:NAME]
     houserules perft FEN DEPTH [--divide] [--progress | --no-progress]
     houserules explain FEN MOVE
     houserules outcome FEN
@@ -120,8 +120,9 @@ def _add_rules_options(p, fen: bool = True) -> None:
                    help="configure a preset, e.g. berolina-pawns.scope=white")
     p.add_argument("--rules", action="append", metavar="FILE.hr",
                    help="a custom rule file: adds, removes or replaces productions")
-    p.add_argument("--modifier", action="append", metavar="FILE.json",
-                   help="a custom modifier descriptor (JSON)")
+    p.add_argument("--modifier", action="append", metavar="FILE.json|NAME",
+                   help="a custom modifier descriptor: a JSON file, or a gallery name "
+                        "('houserules modifiers list')")
     p.add_argument("--ruleset", metavar="MODULE:NAME", type=text_arg,
                    help="start from a rule set composed in Python instead of FIDE: a RuleSet, "
                         "or a function returning one (e.g. my_rules:build or house.py:RULES)")

@@ -324,8 +324,11 @@ def attach(ruleset, descriptor, squares=None, base_dir=None):
 
 
 def attach_descriptor_file(ruleset, path):
-    """``--modifier FILE.json``: attach to the pieces the descriptor selects."""
-    return attach(ruleset, Path(path))
+    """``--modifier FILE.json`` (or a gallery name, as ``houserules modifiers list``
+    shows them): attach to the pieces the descriptor selects. A file that exists
+    wins over a gallery name."""
+    p = Path(path)
+    return attach(ruleset, p if p.is_file() else str(path))
 
 
 def piece_hooks(game, square) -> dict[str, list[str]]:
@@ -388,7 +391,7 @@ def add_cli(sub) -> None:
             sys.exit(2)
         return 0
 
-    m = sub.add_parser("modifiers", help="custom modifier descriptors: schema, gallery, check")
+    m = sub.add_parser("modifiers", help="custom modifier descriptors: schema, list, check")
     msub = m.add_subparsers(dest="modifiers_command", metavar="SUBCOMMAND")
     msub.required = True
     msub.add_parser("schema", help="the JSON Schema of a descriptor (version 1)").set_defaults(func=cmd)

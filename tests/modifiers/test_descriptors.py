@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -316,3 +317,20 @@ def test_a_file_no_reader_can_take_is_a_clear_cli_error(tmp_path, capsys):
     latin.write_bytes(b"\xff{}")
     assert cli_main(["moves", "--layout", "standard", "--modifier", str(latin)]) == 2
     assert f"cannot read modifier file '{latin}': not UTF-8 text" in capsys.readouterr().err
+
+
+def test_the_command_line_takes_a_gallery_name_as_a_scenario_does(tmp_path, capsys, monkeypatch):
+    fen = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"
+    assert cli_main(["moves", fen, "--preset", "piece-hp", "--modifier", "nomad"]) == 0
+    by_name = capsys.readouterr().out
+    gallery = Path(__file__).resolve().parents[2] / "presets" / "modifiers" / "gallery"
+    assert cli_main(["moves", fen, "--preset", "piece-hp",
+                     "--modifier", str(gallery / "nomad.json")]) == 0
+    assert capsys.readouterr().out == by_name and by_name
+    assert cli_main(["moves", fen, "--modifier", "nomadd"]) == 2
+    assert "unknown modifier 'nomadd' (did you mean 'nomad'?)" in capsys.readouterr().err
+    # a file of that name in the working directory wins over the gallery
+    (tmp_path / "nomad").write_text("{}")
+    monkeypatch.chdir(tmp_path)
+    assert cli_main(["moves", fen, "--modifier", "nomad"]) == 2
+    assert "nomad" in capsys.readouterr().err
