@@ -7,7 +7,10 @@ letters in ``KQkq`` order, ``-`` for an empty field), so ``parse_fen(t).to_fen()
 ``t`` for any canonical ``t``.
 
 Variant-friendly on purpose: any number of kings (0, 1 or 2 per side) and pawns on
-any rank are accepted; several en-passant targets may be concatenated (``c3e3``);
+any rank are accepted, and so is a side not to move that stands in check (python-
+chess calls such positions invalid; the rule set decides what happens: FIDE's
+``fide.king-capture-illegal`` refuses to take the king, and play goes on);
+several en-passant targets may be concatenated (``c3e3``);
 trailing extra fields (the Dice Chess dice, say) are returned in ``extra`` when the
 caller allows them.
 """

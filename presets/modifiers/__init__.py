@@ -38,7 +38,8 @@ a descriptor that reads or writes ``Hp`` or uses
 * ``add-to-attribute`` ``{attr, delta}``: attr += delta (whole numbers, -100..100).
 * ``seed-attribute`` ``{attr, value}``: attr = value.
 * ``add-aura`` ``{radius, targetAttr, delta, affects}``: the piece projects an aura.
-  Every piece within ``radius`` (king distance, 1..7; the source excluded) on the
+  Every piece within ``radius`` (king steps on the board's topology, 1..7: on the
+  cylinder the a- and h-files are adjacent (ours); the source excluded) on the
   ``affects`` side (``allies``, the default, ``enemies`` or ``all``) has
   ``targetAttr`` equal to the sum of the auras on it, recomputed at stage 1 and
   whenever an aura is added or its source is destroyed; an aura lives as long

@@ -247,6 +247,37 @@ def condition_holds(ctx: ApplyCtx, c) -> bool:
     return True
 
 
+_KING_STEPS = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
+_DISTANCES: dict = {}
+
+
+def king_distances(topo) -> tuple:
+    """64 x 64: the king steps from one square to another on ``topo`` (on the
+    plain board the larger of the file and rank distances; on the cylinder the
+    a- and h-files are adjacent). Worked out once per topology."""
+    hit = _DISTANCES.get(id(topo))
+    if hit is not None and hit[0] is topo:
+        return hit[1]
+    steps = topo.leap_table(_KING_STEPS)
+    rows = []
+    for src in range(64):
+        dist = [99] * 64
+        dist[src] = 0
+        frontier = [src]
+        while frontier:
+            nxt = []
+            for q in frontier:
+                for t in steps[q]:
+                    if dist[t] == 99:
+                        dist[t] = dist[q] + 1
+                        nxt.append(t)
+            frontier = nxt
+        rows.append(tuple(dist))
+    out = tuple(rows)
+    _DISTANCES[id(topo)] = (topo, out)
+    return out
+
+
 def recompute_auras(s, reg: Registry) -> None:
     """Stage 1: every aura attribute of every piece is the sum of the auras on it."""
     if not reg.aura_attrs:
@@ -257,6 +288,7 @@ def recompute_auras(s, reg: Registry) -> None:
         src = s.facts.get(a.values["piece"])
         if src is not None and src.alive:
             sources.append((src.id, src.values["square"], src.values["color"], a.values))
+    dist = king_distances(st.topology)
     for q in range(64):
         f = st.facts[q]
         if f is None:
@@ -266,7 +298,7 @@ def recompute_auras(s, reg: Registry) -> None:
         for sid, ssq, scol, av in sources:
             if sid == f.id:
                 continue
-            if max(abs(ssq % 8 - q % 8), abs(ssq // 8 - q // 8)) > av["radius"]:
+            if dist[ssq][q] > av["radius"]:
                 continue
             rel = av["affects"]
             if (rel == "allies" and scol != fc) or (rel == "enemies" and scol == fc):

@@ -102,3 +102,15 @@ def test_a_required_preset_that_does_not_exist_is_refused_at_validation():
     with pytest.raises(BadParamsError, match="'peice-hp' is no preset"):
         validate_descriptor(desc(requires=["peice-hp"]))
     assert validate_descriptor(desc(requires=["piece-hp"])).requires == ["piece-hp"]
+
+
+@pytest.mark.parametrize("base, glow_h1", [("plain", 0), ("wrap-board", 1), ("pacman", 1)])
+def test_an_aura_reaches_as_far_as_a_king_steps_on_the_boards_topology(base, glow_h1):
+    # on the cylinder a1 and h1 are neighbours: a king steps from one to the
+    # other, and a radius-1 aura on a1 reaches h1 (it did not: plain distance)
+    rs = {"plain": fide_rules(), "wrap-board": load("wrap-board"),
+          "pacman": attach(fide_rules(), "tpl-pacman-style-cross-ref")}[base]
+    rs = attach(rs, desc(AURA, id="glow"), squares=["a1"])
+    g = Game("4k3/8/8/8/8/8/8/R3K2R w - - 0 1", ruleset=rs)
+    assert (g.piece_at("h1").values.get("glow") or 0) == glow_h1
+    assert Game(g.fen(), ruleset=rs).fen() == g.fen()
