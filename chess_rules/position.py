@@ -50,6 +50,9 @@ from .fen import FenPosition, parse_fen
 from .squares import SQUARE_NAMES, parse_square
 
 BASE_PIECE_SLOTS = ("type", "color", "square", "moved")
+#: the keys this module reads itself (a piece attribute or a rule set's own
+#: token of that name would not read back)
+RESERVED_TOKEN_KEYS = frozenset({"moved", "ep-pawn", "half"} | set(BASE_PIECE_SLOTS))
 
 
 def parse_position(text: str, ruleset) -> FenPosition:

@@ -307,6 +307,11 @@ def attach(ruleset, descriptor, squares=None, base_dir=None):
             f"modifier {d.id!r}: {', '.join(aura_written)} is an aura's attribute (the sum of "
             "the auras on a piece, worked out again at every move) and a primitive writes it "
             "too; give the aura an attribute of its own")
+    tokens = sorted(a for a in probe.attrs if a in rs.config.get("position-tokens", {}))
+    if tokens:
+        raise ModifierCompositionError(
+            f"modifier {d.id!r}: {', '.join(tokens)} is the key of a position token the rule "
+            "set declares; an attribute of that name would not read back: choose another name")
     if clash:
         raise ModifierCompositionError(
             f"modifier {d.id!r}: attribute slot{'s' if len(clash) > 1 else ''} "

@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from chess_rules.errors import ChessError
+from chess_rules.position import RESERVED_TOKEN_KEYS
 
 MAX_RECURSION_DEPTH = 3
 MAX_PRIMITIVE_COUNT = 50
@@ -118,8 +119,11 @@ class _Model(BaseModel):
 
 
 #: keys of an extended position (and piece slots) an attribute's token may not take:
-#: ``Half`` would be written ``half:f3=1``, which reads back as the half-move count
-RESERVED_KEYS = {"half", "ep-pawn", "mod", "winner", "moved", "type", "color", "square"}
+#: ``Half`` would be written ``half:f3=1``, which reads back as the half-move count.
+#: Those the position reader keeps, and the tokens of this project's rule sets
+#: (``mod:`` the modifiers', ``winner:`` Dice Chess's); a token a rule set declares
+#: besides is refused when the modifier is attached to it.
+RESERVED_KEYS = set(RESERVED_TOKEN_KEYS) | {"mod", "winner"}
 
 
 def _token_key(attr: str) -> str:

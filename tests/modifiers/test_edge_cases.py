@@ -114,3 +114,13 @@ def test_an_aura_reaches_as_far_as_a_king_steps_on_the_boards_topology(base, glo
     g = Game("4k3/8/8/8/8/8/8/R3K2R w - - 0 1", ruleset=rs)
     assert (g.piece_at("h1").values.get("glow") or 0) == glow_h1
     assert Game(g.fen(), ruleset=rs).fen() == g.fen()
+
+
+def test_an_attribute_named_as_a_token_the_rule_set_declares_is_refused_at_attach():
+    # a rule set's own position token (here 'glow:') would read the attribute's
+    # token back as its own: refused when attached to that rule set only
+    rs = fide_rules()
+    rs.config["position-tokens"] = {"glow": (lambda *a: None, lambda game: None)}
+    with pytest.raises(ModifierCompositionError, match="glow is the key of a position token"):
+        attach(rs, desc(AURA, id="g"), squares=["a1"])
+    assert attach(fide_rules(), desc(AURA, id="g"), squares=["a1"]).name.endswith("mod:g")
