@@ -43,7 +43,8 @@ from .moves import Move
 from .squares import PIECE_TYPES, SQUARE_NAMES
 
 __all__ = ["MOVE_HELPERS", "CALLABLE_META", "as_pieces", "for_each_piece", "helper_call_problem",
-           "implied_attacks", "meta_problem", "piece_patterns", "with_implied_attacks"]
+           "implied_attacks", "meta_problem", "mover_pattern", "piece_patterns",
+           "with_implied_attacks"]
 
 
 def as_pieces(arg) -> tuple:
@@ -193,7 +194,7 @@ def implied_attacks(prod, topo, functions=None):
         if functions is not None and functions.get(a.fn) is not MOVE_HELPERS[a.fn]:
             continue
         spec = a.args[1]
-        mover = _mover_pattern(prod, a.args[0])
+        mover = mover_pattern(prod, a.args[0])
         if not isinstance(spec, str) or mover is None:
             continue
         slots = dict(mover.slots)
@@ -218,9 +219,9 @@ def implied_attacks(prod, topo, functions=None):
     return lambda c, ty, sq, by: any(f(c, ty, sq, by) for f in fns)
 
 
-def _mover_pattern(prod, arg) -> Pattern | None:
-    """The ``piece`` pattern whose facts a helper's first argument binds (its own,
-    or a collect's), or None."""
+def mover_pattern(prod, arg) -> Pattern | None:
+    """The ``piece`` pattern whose facts a generator's first argument ``arg``
+    binds in ``prod`` (its own, or a collect's), or None."""
     if not isinstance(arg, Var):
         return None
     for c in prod.conditions:

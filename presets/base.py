@@ -5,6 +5,15 @@ A preset module declares ``META`` (a :class:`PresetMeta`) and a function
 :class:`PresetRules`, which enforces the declared mode: an ``additive``
 preset cannot remove or replace a production, an ``override`` preset cannot
 add one that is not a replacement.
+
+A preset reads a production it replaces with :meth:`PresetRules.build_on` when
+the replacement keeps that production's behaviour (berolina-pawns for the side
+out of its scope, knight-immunity's pawn capture less its veto), or with
+:meth:`PresetRules.get` when it reads it only to rewrite what it does
+(rook-warp's attacks). Over a base rule set whose own rules replaced the
+production, the registry accepts the first and refuses the second
+(:class:`ConflictingPresetsError`), as it refuses a replacement that read
+nothing.
 """
 from __future__ import annotations
 
@@ -13,6 +22,7 @@ from typing import Any, Callable, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from chess_rules.errors import ChessError
+from chess_rules.helpers import implied_attacks
 from chess_rules.ruleset import RuleSet, RuleSetError
 
 Mode = Literal["additive", "override", "hybrid"]
@@ -92,7 +102,11 @@ class PresetRules:
         self.added: list[str] = []
         self.removed: list[str] = []
         self.replaced: list[str] = []
-        self.built_on: list[str] = []   # productions read (get) to build a replacement on
+        # productions read to build a replacement on: ``built_on`` those whose
+        # behaviour the replacement keeps (build_on), ``read`` every one (get)
+        self.built_on: list[str] = []
+        self.read: list[str] = []
+        self.hints: dict[str, str] = {}
 
     @property
     def config(self) -> dict:
@@ -152,12 +166,39 @@ class PresetRules:
                 f"preset {self.meta.id!r} is 'additive' and may not {verb} {name!r}; "
                 "declare it 'override' or 'hybrid'")
 
-    def get(self, name: str):
+    def get(self, name: str, *, hint: str | None = None):
+        """The production ``name``, read to rewrite it: the replacement does not
+        keep what it does (its moves, its attacks). Over a base whose own rules
+        replaced ``name``, rewriting it is refused as if it had not been read
+        (``hint`` says why, in the refusal); see :meth:`build_on`."""
         p = self.ruleset.productions.get(name)
         if p is None:
             raise self._missing(name, f"no production {name!r} to build on")
+        self.read.append(name)
+        if hint:
+            self.hints[name] = hint
+        return p
+
+    def build_on(self, name: str):
+        """The production ``name``, to build a replacement on that keeps its
+        behaviour: what the preset does not change (a side out of its scope, the
+        moves it does not veto) moves and attacks as the production did, its
+        generator called with all its arguments. Over a base whose own rules
+        replaced ``name`` (a rule file, Python), such a replacement is accepted;
+        one read with :meth:`get` is refused, since it would undo them."""
+        p = self.get(name)
         self.built_on.append(name)
         return p
+
+    def attacks_of(self, prod):
+        """The attacks ``prod`` declares, or else those its move helpers imply
+        (``gen-leap``, ``gen-slide``; a rule of the base is given them only when
+        the rule set is built): what a replacement that calls another function
+        but keeps its captures must declare. None: it attacks nothing."""
+        a = prod.meta.get("attacks")
+        if a is not None:
+            return a
+        return implied_attacks(prod, self.ruleset.topology, self.ruleset.functions)
 
     def has(self, name: str) -> bool:
         return name in self.ruleset.productions

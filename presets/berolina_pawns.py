@@ -4,11 +4,20 @@ The four FIDE pawn productions are replaced by name (``fide.pawn-single-push``,
 ``fide.pawn-double-push``, ``fide.pawn-capture``, ``fide.en-passant``) with
 scope-aware ones: a pawn of a colour in scope moves the Berolina way; a pawn of
 a colour out of scope is handed to the production that was there before
-(FIDE's, or a geometry preset's), so ``scope: white`` plays Berolina White
-against FIDE Black. The replaced ``fide.pawn-capture`` declares the Berolina
-attack (the square straight ahead) for the colours in scope, so check, the
-self-check filter and castling see it. Steps follow the board's topology (they
-wrap on ``wrap-board``).
+(FIDE's, a geometry preset's, or one the base rule set's own rules wrote), so
+``scope: white`` plays Berolina White against FIDE Black. The replaced
+``fide.pawn-capture`` declares the Berolina attack (the square straight ahead)
+for the colours in scope, so check, the self-check filter and castling see it.
+Steps follow the board's topology (they wrap on ``wrap-board``).
+
+With a scope of one side the replacements keep what they build on for the
+other: each is the production that was there (its conditions, the arguments of
+its call) calling a generator that hands the pawns out of scope, with all those
+arguments, to the generator it called, and moves the others the Berolina way;
+the attacks it declared, or its move helpers imply (``gen-leap``), stay for the
+side out of scope. So over a base whose own rules replaced a pawn production
+(pawns that also step sideways, written per pawn or collecting them, with the
+helpers' arguments) the preset loads, and that side keeps those rules.
 
 Config: ``scope`` = ``white`` | ``black`` | ``both`` (default ``both``,
 DECISIONS.md).
@@ -42,6 +51,14 @@ Rulings (RULES-spec.md, DECISIONS.md, ours where marked):
   checked.
 * (ours) ``fide.turn-advance`` resets the fifty-move clock on any pawn move,
   as in FIDE.
+* (ours) With scope ``both`` nothing of the pawn productions it replaces is
+  kept: over a base whose own rules replaced one of them the preset is refused
+  (``ConflictingPresetsError``), as it would undo them; load it first and
+  apply the rules over it, or give it a scope of one side. With a scope of one
+  side, the pawns in scope move where the kept production matches them (its
+  conditions stay; FIDE's match every pawn of the side to move). A kept
+  production whose call does not take the pawn or pawns it moves as its first
+  argument (so its moves cannot be told apart by side) is refused.
 * For repetition, an en-passant target counts only when the en-passant
   capture is legal (FIDE 9.2.3): the repetition key asks the legal moves, not
   FIDE's pawn geometry, so a position where a Berolina en-passant capture is
@@ -57,15 +74,16 @@ only where it is ambiguous, the ``ep-pawn`` token.
 from __future__ import annotations
 
 from rete import Call, Collect, P, Rule, Test, V, Var
+from rete.model import Fact, Pattern
 
 from chess_rules.errors import FenError
 from chess_rules.fide import add_pawn_move
-from chess_rules.helpers import for_each_piece
+from chess_rules.helpers import for_each_piece, mover_pattern
 from chess_rules.moves import Move
 from chess_rules.position import several_moves_a_turn
 from chess_rules.squares import SQUARE_NAMES
 
-from .base import PresetMeta, ScopeConfig
+from .base import ConflictingPresetsError, PresetMeta, ScopeConfig
 
 META = PresetMeta(
     id="berolina-pawns", name="Berolina Pawns", category="Movement Modifier",
@@ -92,34 +110,92 @@ def scope_colors(config) -> frozenset:
     return frozenset(("white", "black") if scope == "both" else (scope,))
 
 
-def _old_fn(rules, name):
-    """The generator function the current production ``name`` calls, taking
-    one piece (FIDE's movers take the pieces they collect; a production that
-    replaced one may match a piece at a time)."""
-    prod = rules.get(name)
-    call = prod.actions[0]
+PAWN_MOVERS = ("fide.pawn-single-push", "fide.pawn-double-push", "fide.pawn-capture",
+               "fide.en-passant")
+
+
+def _one_call(prod):
+    """The one function call a production's action is, or None."""
+    if len(prod.actions) == 1 and isinstance(prod.actions[0], Call):
+        return prod.actions[0]
+    return None
+
+
+def _kept_mover(rules, prod, own, sides: str, tag: str):
+    """A generator for the production ``prod`` a side out of scope keeps: it takes
+    what ``prod``'s call takes (the pawn it matches, or the pawns it collects,
+    then the call's other arguments); the pawns out of scope go to ``prod``'s
+    generator with all those arguments, the others to ``own`` (one pawn)."""
+    call = _one_call(prod)
+    if call is None or not call.args or mover_pattern(prod, call.args[0]) is None:
+        raise ConflictingPresetsError(
+            f"preset {tag!r} keeps {prod.name!r} for {sides} (out of its scope), but that "
+            "production does not call one generator with the pawn it moves (?p <- piece(...)) "
+            "or the pawns (?ps <- collect piece(...)) as its first argument, so the pawns "
+            "of the two sides cannot be told apart")
     fn = call.fn if callable(call.fn) else rules.functions[call.fn]
-    first = call.args[0] if call.args else None
-    if any(isinstance(c, Collect) and isinstance(first, Var) and c.bind == first.name
-           for c in prod.conditions):
-        return lambda ctx, p, *args: fn(ctx, (p,), *args)
-    return fn
+    scope = frozenset(("white", "black")) - frozenset(sides.split("/"))
+
+    def gen(ctx, pieces, *rest):
+        if isinstance(pieces, Fact):
+            if pieces.values["color"] in scope:
+                own(ctx, pieces)
+            else:
+                fn(ctx, pieces, *rest)
+            return
+        outs = tuple(p for p in pieces if p.values["color"] not in scope)
+        if outs:
+            fn(ctx, pieces if len(outs) == len(pieces) else outs, *rest)
+        for p in pieces:
+            if p.values["color"] in scope:
+                own(ctx, p)
+    return gen, call.args
+
+
+def _kept_ep(rules, prod, own, sides: str, tag: str):
+    """The same for the en-passant production: ``gen(ctx, color, ep, *args)`` over
+    the side to move and the ``ep`` fact ``prod`` matches, then its call's own
+    arguments."""
+    call = _one_call(prod)
+    color = next((dict(c.slots).get("color") for c in prod.conditions
+                  if isinstance(c, Pattern) and c.template == "movegen"), None)
+    ep = next((c.bind for c in prod.conditions
+               if isinstance(c, Pattern) and c.template == "ep" and c.bind), None)
+    if call is None or color is None or ep is None:
+        raise ConflictingPresetsError(
+            f"preset {tag!r} keeps {prod.name!r} for {sides} (out of its scope), but that "
+            "production does not match the side to move (movegen(color: ...)) and the "
+            "target (?e <- ep(...)) and call one generator, so the sides cannot be told apart")
+    fn = call.fn if callable(call.fn) else rules.functions[call.fn]
+    scope = frozenset(("white", "black")) - frozenset(sides.split("/"))
+
+    def gen(ctx, side, e, *args):
+        if side in scope:
+            own(ctx, e, side)
+        else:
+            fn(ctx, *args)
+    return gen, (color, Var(ep), *call.args)
 
 
 def install_berolina(rules, config, sideways: bool, tag: str) -> None:
     scope = scope_colors(config)
+    # the sides out of scope keep the pawn movers of the rule set this builds on
+    # (FIDE's, a geometry preset's, or the base's own rules'): the replacements
+    # keep their behaviour for them. With scope both nothing is kept: over a
+    # base whose own rules replaced one, the preset would undo it (refused)
+    kept = "/".join(c for c in ("white", "black") if c not in scope)
+    if kept:
+        old = {n: rules.build_on(n) for n in PAWN_MOVERS}
+    else:
+        old = {n: rules.get(n, hint=f"{tag} keeps it only for the side out of its scope, "
+                                    "and its scope is both")
+               for n in PAWN_MOVERS}
     steps = rules.topology.steps
-    old_single = _old_fn(rules, "fide.pawn-single-push")
-    old_double = _old_fn(rules, "fide.pawn-double-push")
-    old_capture = _old_fn(rules, "fide.pawn-capture")
-    old_ep = _old_fn(rules, "fide.en-passant")
-    old_attacks = rules.get("fide.pawn-capture").meta.get("attacks")
+    old_attacks = rules.attacks_of(old["fide.pawn-capture"])
 
     def gen_single(ctx, p):
         v = p.values
         c = v["color"]
-        if c not in scope:
-            return old_single(ctx, p)
         st = ctx.session.chess
         sq = v["square"]
         rule = ctx.pnode.production.name
@@ -137,8 +213,6 @@ def install_berolina(rules, config, sideways: bool, tag: str) -> None:
     def gen_double(ctx, p):
         v = p.values
         c = v["color"]
-        if c not in scope:
-            return old_double(ctx, p)
         sq = v["square"]
         if v["moved"] or sq >> 3 != HOME_RANK[c]:
             return
@@ -160,8 +234,6 @@ def install_berolina(rules, config, sideways: bool, tag: str) -> None:
     def gen_capture(ctx, p):
         v = p.values
         c = v["color"]
-        if c not in scope:
-            return old_capture(ctx, p)
         st = ctx.session.chess
         colors = st.colors
         sq = v["square"]
@@ -181,8 +253,6 @@ def install_berolina(rules, config, sideways: bool, tag: str) -> None:
                           f" only to capture, and {SQUARE_NAMES[to]} is empty")
 
     def gen_ep(ctx, ep, color):
-        if color not in scope:
-            return old_ep(ctx, ep, color)
         st = ctx.session.chess
         v = ep.values
         target, victim = v["square"], v["pawn"]
@@ -242,37 +312,62 @@ def install_berolina(rules, config, sideways: bool, tag: str) -> None:
                                      f"could have made the target {name}: say which with "
                                      f"ep-pawn:{name}=SQ")
 
-    names = {}
-    for key, fn in (("single", for_each_piece(gen_single)), ("double", for_each_piece(gen_double)),
-                    ("capture", for_each_piece(gen_capture)), ("ep", gen_ep)):
-        names[key] = f"gen.{tag}.{key}"
-        rules.function(names[key], fn)
-    scope_doc = "" if scope == {"white", "black"} else f" ({'/'.join(sorted(scope))} only)"
-    rules.replace(Rule("fide.pawn-single-push", stage="generate",
-                       doc=f"{tag}: a pawn steps one square diagonally forward to an empty "
-                           f"square{scope_doc}.")
-                  .when(P("movegen", color=V.c),
-                        Collect(P("piece", type="pawn", color=V.c)).as_("ps"))
-                  .then(Call(names["single"], V.ps)))
-    rules.replace(Rule("fide.pawn-double-push", stage="generate",
-                       doc=f"{tag}: an unmoved pawn on its home rank steps two squares "
-                           f"diagonally forward through an empty one{scope_doc}.")
-                  .when(P("movegen", color=V.c),
-                        Collect(P("piece", type="pawn", color=V.c)).as_("ps"))
-                  .then(Call(names["double"], V.ps)))
-    old = rules.get("fide.pawn-capture")
-    meta = dict(old.meta)
-    meta["attacks"] = attacks
-    meta["attack-group"] = "preset"
+    scope_doc = "" if not kept else f" ({'/'.join(sorted(scope))} only; {kept} as before)"
     what = "straight forward or sideways" if sideways else "straight forward"
-    rules.replace(old.replace(
-        actions=(type(old.actions[0])(names["capture"], *old.actions[0].args),),
-        meta=meta, doc=f"{tag}: a pawn captures one square {what}{scope_doc}."))
-    rules.replace(Rule("fide.en-passant", stage="generate",
-                       doc=f"{tag}: a pawn captures onto the square a double step passed, "
-                           "straight forward (Parton), taking the pawn that made it.")
-                  .when(P("movegen", color=V.c), P("ep", by=V.o).as_("e"), Test("ne", V.o, V.c))
-                  .then(Call(names["ep"], V.e, V.c)))
+    docs = {
+        "fide.pawn-single-push": f"{tag}: a pawn steps one square diagonally forward to an "
+                                 f"empty square{scope_doc}.",
+        "fide.pawn-double-push": f"{tag}: an unmoved pawn on its home rank steps two squares "
+                                 f"diagonally forward through an empty one{scope_doc}.",
+        "fide.pawn-capture": f"{tag}: a pawn captures one square {what}{scope_doc}.",
+        "fide.en-passant": f"{tag}: a pawn captures onto the square a double step passed, "
+                           f"straight forward (Parton), taking the pawn that made it{scope_doc}.",
+    }
+    own = {"fide.pawn-single-push": ("single", gen_single),
+           "fide.pawn-double-push": ("double", gen_double),
+           "fide.pawn-capture": ("capture", gen_capture)}
+    for name in PAWN_MOVERS:
+        prod = old[name]
+        meta = dict(prod.meta) if name == "fide.pawn-capture" or kept else {}
+        meta.pop("attacks", None)
+        meta.pop("attack-group", None)
+        fn_name = f"gen.{tag}.{own[name][0] if name in own else 'ep'}"
+        if name == "fide.pawn-capture":
+            meta["attacks"] = attacks
+            meta["attack-group"] = "preset"
+        elif kept:
+            # the kept side's captures there (a base rule's pawn that takes as it
+            # steps) still attack
+            keep_attacks = rules.attacks_of(prod)
+            if keep_attacks is not None:
+                meta["attacks"] = (lambda colors, types, target, by, f=keep_attacks:
+                                   by not in scope and f(colors, types, target, by))
+                meta["attack-group"] = "preset"
+        if kept:
+            # the production as it was (its conditions: the pawns it matches, the
+            # arguments of its call), calling a generator that hands the kept
+            # side's pawns to its own with all those arguments
+            if name in own:
+                fn, args = _kept_mover(rules, prod, own[name][1], kept, tag)
+            else:
+                fn, args = _kept_ep(rules, prod, gen_ep, kept, tag)
+            rules.function(fn_name, fn)
+            rules.replace(prod.replace(actions=(Call(fn_name, *args),), meta=meta,
+                                       doc=docs[name]))
+            continue
+        if name in own:
+            rules.function(fn_name, for_each_piece(own[name][1]))
+            rule = (Rule(name, stage="generate", doc=docs[name], **meta)
+                    .when(P("movegen", color=V.c),
+                          Collect(P("piece", type="pawn", color=V.c)).as_("ps"))
+                    .then(Call(fn_name, V.ps)))
+        else:
+            rules.function(fn_name, gen_ep)
+            rule = (Rule(name, stage="generate", doc=docs[name], **meta)
+                    .when(P("movegen", color=V.c), P("ep", by=V.o).as_("e"),
+                          Test("ne", V.o, V.c))
+                    .then(Call(fn_name, V.e, V.c)))
+        rules.replace(rule)
     rules.config["strict-ep"] = False
     rules.config["ep-pawn-infer"] = infer_ep_pawn
 

@@ -11,7 +11,9 @@ DECISIONS.md).
 Rulings (RULES-spec.md, DECISIONS.md, ours where marked):
 
 * Pushes, double steps, promotion and the Parton en-passant rule are those of
-  ``berolina-pawns``.
+  ``berolina-pawns``, and so is what it keeps of the pawn productions it
+  replaces (with a scope of one side, the other side's, a base rule set's own
+  included; with scope ``both``, nothing: refused over a base's own).
 * A sideways capture takes an enemy piece on the adjacent square of the same
   rank; it never moves onto an empty square, and never promotes (it stays on
   its rank).

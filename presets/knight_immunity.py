@@ -9,7 +9,9 @@ bishop threatens the square beyond, so a knight cannot shield its king from a
 bishop; the bishop's own side's knights block as usual).
 
 ``fide.pawn-capture`` is replaced by the production it was (whatever the
-board's geometry) less the capturing promotions to a bishop onto a knight.
+board's geometry, or a base rule set's own pawn capture) less the capturing
+promotions to a bishop onto a knight: the same conditions, its generator called
+with all its arguments, the same attacks.
 
 The veto is also published in ``config['capture-vetoes']``, which other
 bishop-moving productions honour (the orthogonal step of
@@ -31,10 +33,11 @@ Fairy-Stockfish: not compared (no capture restriction by victim type).
 """
 from chess_rules import geometry as geo
 from chess_rules.fide import make_slider_gen, mover
-from chess_rules.helpers import as_pieces
+from chess_rules.helpers import as_pieces, mover_pattern
+from rete import Call
 from chess_rules.squares import DIAGONAL
 
-from .base import PresetMeta
+from .base import ConflictingPresetsError, PresetMeta
 
 META = PresetMeta(
     id="knight-immunity", name="Bishop-Proof Knights", category="Piece Ability",
@@ -79,22 +82,41 @@ def apply(rules, config) -> None:
     bishop_move.meta["within-fide-moves"] = topo.name == "plain"
     rules.replace(bishop_move)
 
-    old = rules.get("fide.pawn-capture")
-    call = old.actions[0]
+    # the pawn capture it builds on (FIDE's, a geometry preset's, or the base's
+    # own rule) keeps its behaviour: its generator gets all its arguments (the
+    # pawn or pawns the production binds, then any others) and its attacks stay
+    old = rules.build_on("fide.pawn-capture")
+    call = old.actions[0] if len(old.actions) == 1 else None
+    if not isinstance(call, Call):
+        raise ConflictingPresetsError(
+            f"preset 'knight-immunity' builds on {old.name!r}, but that production's action "
+            "is not one call of a generator it could wrap")
     inner = call.fn if callable(call.fn) else rules.functions[call.fn]
+    # the moves to judge: those from the pawns the call is given, or where its
+    # first argument is no piece, those the production made
+    by_piece = bool(call.args) and mover_pattern(old, call.args[0]) is not None
 
-    def pawn_capture(ctx, pieces):
-        inner(ctx, pieces)
+    def pawn_capture(ctx, pieces, *args):
+        inner(ctx, pieces, *args)
         st = ctx.session.chess
-        color_on = {p.values["square"]: p.values["color"] for p in as_pieces(pieces)}
         rule = ctx.pnode.production.name
+        froms = {p.values["square"] for p in as_pieces(pieces)} if by_piece else None
         for u, m in list(st.candidates.items()):
-            if (m.frm in color_on and m.promo == "bishop" and m.victim is not None
-                    and st.types[m.victim] == "knight" and st.colors[m.victim] != color_on[m.frm]):
+            if ((m.frm in froms if by_piece else m.rule == rule)
+                    and m.promo == "bishop" and m.victim is not None
+                    and st.types[m.victim] == "knight"
+                    and st.colors[m.victim] != st.colors[m.frm]):
                 st.drop(u, rule, knight_veto(st, "bishop", m.victim))
 
     rules.function("gen.pawn-capture.knight-immunity", pawn_capture)
+    meta = dict(old.meta)
+    if meta.get("attacks") is None:
+        # a base rule's move helper implied its attacks; the wrapper implies none
+        implied = rules.attacks_of(old)
+        if implied is not None:
+            meta["attacks"] = implied
+            meta["attack-group"] = "custom"
     rules.replace(old.replace(
-        actions=(type(call)("gen.pawn-capture.knight-immunity", *call.args),),
+        actions=(type(call)("gen.pawn-capture.knight-immunity", *call.args),), meta=meta,
         doc=old.doc + " (knight-immunity: never promoting to a bishop onto a knight)"))
     rules.config.setdefault("capture-vetoes", []).append(knight_veto)

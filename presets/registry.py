@@ -221,7 +221,9 @@ def load(*ids: str, config: Mapping[str, Mapping] | None = None,
     touched: dict[str, str] = {name: origin for name, origin in rs.origin.items()
                                if origin in present}
     # productions the base's own rules (a rule file, Python) replaced: a preset
-    # that rewrites one without building on it (PresetRules.get) would undo them
+    # that rewrites one without building on it (PresetRules.build_on: the
+    # replacement keeps its behaviour) would undo them, whether it read it
+    # (PresetRules.get: to rewrite its moves or attacks) or not
     custom = {name: origin for name, origin in rs.origin.items()
               if origin not in mods and origin != "fide"}
     for pid in order:
@@ -231,10 +233,14 @@ def load(*ids: str, config: Mapping[str, Mapping] | None = None,
         for name in rules.removed + rules.replaced:
             prev = touched.get(name)
             if name in custom and prev is None and name not in rules.built_on:
+                why = ""
+                if name in rules.read:
+                    why = (" (it reads that production but does not keep what it does"
+                           + (f": {rules.hints[name]}" if name in rules.hints else "") + ")")
                 raise ConflictingPresetsError(
                     f"preset {pid!r} rewrites {name!r}, which the base rule set's own rules "
-                    f"({custom[name]}) replaced: it would undo them. Load the presets first "
-                    f"and apply your rules over them")
+                    f"({custom[name]}) replaced: it would undo them{why}. Load the presets "
+                    f"first and apply your rules over them")
             if prev is None:
                 pass
             elif GEOMETRY_CATEGORY not in (mods[prev].META.category, meta.category):

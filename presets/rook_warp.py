@@ -19,6 +19,10 @@ Rulings (DECISIONS.md):
 * A square a normal slide reaches is listed once (as the normal move).
 * Castling is unchanged; a rook that warped has moved and has lost its right.
 * Only rooks warp; queens slide as in FIDE.
+* (ours) Over a base rule set whose own rules replaced ``fide.rook-move`` (a
+  rook that slides but never captures, say), the preset is refused
+  (``ConflictingPresetsError``): its attacks and its warp are a FIDE rook's, so
+  it would undo that rook. Load the preset first and apply the rules over it.
 
 * A rook already on an edge warps at once: from a1, west re-enters at h1 and
   south re-enters at a8 (the zero-length slide of scenario 1). So in the
@@ -71,7 +75,12 @@ def apply(rules, config) -> None:
                 st.add(Move(sq, to, None, "rook", "normal",
                             None if colors[to] is None else to, rule))
 
-    old = rules.get("fide.rook-move")
+    # read, not built on: the attacks become a FIDE rook's warped slides and the
+    # warp continues a FIDE rook's slide, capturing: over a base whose own rule
+    # made another rook of it, that rule's rook would be undone (refused)
+    old = rules.get("fide.rook-move", hint="its attacks become a FIDE rook's warped "
+                                           "slides, and its warp continues a FIDE rook's "
+                                           "slide and captures")
     meta = dict(old.meta)
     meta["attacks"] = warp_attacks
     meta["attack-group"] = "preset"
