@@ -8,6 +8,10 @@ and returns one (the common ``package.module:attribute`` convention of
 uvicorn and gunicorn). The presets, rule files and modifiers given with it
 apply on top of a copy; the object in the module is never changed.
 
+A file is run with its directory first on the import path, so that it imports
+its neighbours; each load imports them afresh and forgets them after it (two
+directories with a ``common.py`` each never see each other's, in any order).
+
 Naming a module runs its code, as ``python house.py`` would: name only code
 you trust.
 """
@@ -15,6 +19,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 import sys
 from contextlib import contextmanager
 from pathlib import Path
@@ -41,7 +46,18 @@ def load_ruleset_spec(spec: str, base_dir: str | Path | None = None) -> RuleSet:
         raise RuleSetSpecError(
             f"ruleset {spec!r}: expected MODULE:NAME or FILE.py:NAME "
             f"(e.g. my_rules:build, where build is a RuleSet or returns one)")
-    module = _import(target, spec, base_dir)
+    if _is_file(target):
+        path = _file(target, spec, base_dir)
+        # the file's own directory, so that it can import its neighbours (NAME()
+        # is called there too: it may import them)
+        with _neighbours_of(path.parent):
+            return _ruleset(_exec_file(path, target, spec), target, name, spec)
+    # the current directory, as `python -m` has it
+    with _first_on_path(Path.cwd()):
+        return _ruleset(_import_module(target, spec), target, name, spec)
+
+
+def _ruleset(module, target: str, name: str, spec: str) -> RuleSet:
     if not hasattr(module, name):
         raise RuleSetSpecError(f"ruleset {spec!r}: {target} has no {name!r}")
     obj = getattr(module, name)
@@ -69,35 +85,97 @@ def _first_on_path(directory: Path):
         sys.path.remove(entry)
 
 
-def _import(target: str, spec: str, base_dir):
-    if target.endswith(".py") or "/" in target or "\\" in target:
-        path = Path(target)
-        if base_dir is not None and not path.is_absolute():
-            path = Path(base_dir) / path
-        if not path.is_file():
-            raise RuleSetSpecError(f"ruleset {spec!r}: no such file {str(path)!r}")
-        path = path.resolve()
-        mod_spec = importlib.util.spec_from_file_location(
-            f"houserules_ruleset_{abs(hash(str(path)))}", path)
-        if mod_spec is None:        # a suffix Python does not import (.hr, .json)
-            hint = " (rule text is given with --rules FILE)" if path.suffix == ".hr" else ""
-            raise RuleSetSpecError(f"ruleset {spec!r}: {target} is not a Python file{hint}")
-        module = importlib.util.module_from_spec(mod_spec)
-        # the file's own directory, so that it can import its neighbours
-        with _first_on_path(path.parent):
-            try:
-                mod_spec.loader.exec_module(module)
-            except Exception as e:
-                raise RuleSetSpecError(f"ruleset {spec!r}: loading {target} failed: "
-                                       f"{type(e).__name__}: {e}") from e
-        return module
-    # the current directory, as `python -m` has it
-    with _first_on_path(Path.cwd()):
+def _from_directory(directory: str, name: str, module) -> bool:
+    """Whether ``module`` (``sys.modules[name]``) was imported from ``directory``
+    (a module ``directory/NAME.py``, or a package ``directory/NAME/`` and its submodules)."""
+    top = name.partition(".")[0]
+    files = [getattr(module, "__file__", None)] + list(getattr(module, "__path__", None) or ())
+    for f in files:
+        if isinstance(f, str) and f.startswith(directory + os.sep):
+            first = f[len(directory) + 1:].split(os.sep, 1)
+            if first[0] == top or (len(first) == 1 and first[0].split(".", 1)[0] == top):
+                return True
+    return False
+
+
+def _found_without(directory: str, top: str) -> bool:
+    """Whether Python finds the top-level module ``top`` in ``directory`` with no
+    help (the directory on the import path anyway, an editable install's finder)."""
+    for finder in sys.meta_path:
         try:
-            return importlib.import_module(target)
-        except Exception as e:
-            if isinstance(e, ModuleNotFoundError) and e.name and \
-                    (target == e.name or target.startswith(e.name + ".")):
-                raise RuleSetSpecError(f"ruleset {spec!r}: no module named {e.name!r}") from e
-            raise RuleSetSpecError(f"ruleset {spec!r}: importing {target} failed: "
-                                   f"{type(e).__name__}: {e}") from e
+            spec = finder.find_spec(top, None)
+        except Exception:
+            continue
+        if spec is not None:
+            places = [spec.origin] + list(spec.submodule_search_locations or ())
+            return any(isinstance(p, str) and p.startswith(directory + os.sep) for p in places)
+    return False
+
+
+@contextmanager
+def _neighbours_of(directory: Path):
+    """``directory`` first on the import path, and what the load imports from it
+    forgotten after it.
+
+    A rule file's neighbours (``from common import SPEC`` next to it) are its
+    own: a module the load imported from the directory is dropped from
+    ``sys.modules`` after the load, so two directories with a ``common.py`` each
+    never see each other's, in any order, and an edited neighbour is read again
+    by the next load. Modules already imported stay as they are (a module of
+    that name imported before, from elsewhere, is that module, as in Python),
+    and so does one Python finds in the directory without the rule file's help
+    (the directory is on the import path anyway, or an editable install's:
+    those are the program's own modules)."""
+    entry = str(directory)
+    before = dict(sys.modules)
+    importlib.invalidate_caches()        # a neighbour written since the last look
+    sys.path.insert(0, entry)
+    try:
+        yield
+    finally:
+        sys.path.remove(entry)
+        new = [n for n, m in list(sys.modules.items())
+               if before.get(n) is not m and _from_directory(entry, n, m)]
+        own = {t for t in {n.partition(".")[0] for n in new} if not _found_without(entry, t)}
+        for n in new:
+            if n.partition(".")[0] in own:
+                del sys.modules[n]
+
+
+def _is_file(target: str) -> bool:
+    return target.endswith(".py") or "/" in target or "\\" in target
+
+
+def _file(target: str, spec: str, base_dir) -> Path:
+    path = Path(target)
+    if base_dir is not None and not path.is_absolute():
+        path = Path(base_dir) / path
+    if not path.is_file():
+        raise RuleSetSpecError(f"ruleset {spec!r}: no such file {str(path)!r}")
+    return path.resolve()
+
+
+def _exec_file(path: Path, target: str, spec: str):
+    mod_spec = importlib.util.spec_from_file_location(
+        f"houserules_ruleset_{abs(hash(str(path)))}", path)
+    if mod_spec is None:        # a suffix Python does not import (.hr, .json)
+        hint = " (rule text is given with --rules FILE)" if path.suffix == ".hr" else ""
+        raise RuleSetSpecError(f"ruleset {spec!r}: {target} is not a Python file{hint}")
+    module = importlib.util.module_from_spec(mod_spec)
+    try:
+        mod_spec.loader.exec_module(module)
+    except Exception as e:
+        raise RuleSetSpecError(f"ruleset {spec!r}: loading {target} failed: "
+                               f"{type(e).__name__}: {e}") from e
+    return module
+
+
+def _import_module(target: str, spec: str):
+    try:
+        return importlib.import_module(target)
+    except Exception as e:
+        if isinstance(e, ModuleNotFoundError) and e.name and \
+                (target == e.name or target.startswith(e.name + ".")):
+            raise RuleSetSpecError(f"ruleset {spec!r}: no module named {e.name!r}") from e
+        raise RuleSetSpecError(f"ruleset {spec!r}: importing {target} failed: "
+                               f"{type(e).__name__}: {e}") from e

@@ -103,3 +103,110 @@ def test_a_scenario_with_its_own_ruleset_refuses_another_from_python(suite):
     sc = parse_file(suite)[0]
     with pytest.raises(ScenarioError, match="names its own rule set"):
         run_scenario(sc, ruleset=fide_rules())
+
+
+# ---------------------------------------------------------------- neighbours of a rule file
+
+HOUSE_WITH_NEIGHBOUR = textwrap.dedent('''
+    from chess_rules.fide import fide_rules
+    from rete import Call, Collect, P, Rule, V
+    from common import SPEC
+
+    def build():
+        rs = fide_rules()
+        rs.replace(Rule("fide.knight-move", stage="generate")
+                   .when(P("movegen", color=V.c),
+                         Collect(P("piece", type="knight", color=V.c)).as_("ps"))
+                   .then(Call("gen-leap", V.ps, SPEC)))
+        return rs
+''')
+
+#: each folder's knight, by its own common.py: (SPEC, the moves from d4)
+KNIGHTS = {"v1": ("N S", "d4d5 d4d3"), "v2": ("E W", "d4e4 d4c4")}
+
+
+@pytest.fixture
+def two_folders(tmp_path, monkeypatch):
+    """v1/ and v2/, each with common.py (its own SPEC), house.py importing it and t.hrt."""
+    for d, (spec, moves) in KNIGHTS.items():
+        folder = tmp_path / d
+        folder.mkdir()
+        (folder / "common.py").write_text(f"SPEC = {spec!r}\n", encoding="utf-8")
+        (folder / "house.py").write_text(HOUSE_WITH_NEIGHBOUR, encoding="utf-8")
+        (folder / "t.hrt").write_text(
+            f'scenario "{d} knight"\n  ruleset house.py:build\n'
+            f'  fen 4k3/8/8/8/3N4/8/8/4K3 w - - 0 1\n  expect moves from d4: {moves}\n',
+            encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    assert "common" not in sys.modules
+    yield tmp_path
+    sys.modules.pop("common", None)
+
+
+@pytest.mark.parametrize("order", [("v1", "v2"), ("v2", "v1"), ("v1", "v2", "v1")])
+def test_each_rule_file_imports_its_own_neighbours(two_folders, order, capsys):
+    assert main([str(two_folders / d) for d in order]) == 0, capsys.readouterr().out
+    assert capsys.readouterr().out.splitlines()[-1] == f"{len(order)} passed, 0 failed"
+    assert "common" not in sys.modules          # forgotten after each load
+
+
+def test_a_neighbour_is_read_anew_for_every_load(two_folders):
+    from chess_rules.pyrules import load_ruleset_spec
+    from chess_rules.game import Game
+    folder = two_folders / "v1"
+
+    def moves():
+        rs = load_ruleset_spec("house.py:build", base_dir=folder)
+        g = Game("4k3/8/8/8/3N4/8/8/4K3 w - - 0 1", ruleset=rs)
+        return sorted(m for m in g.legal_uci() if m.startswith("d4"))
+
+    assert moves() == ["d4d3", "d4d5"]
+    (folder / "common.py").write_text("SPEC = 'NE'\n", encoding="utf-8")
+    import importlib
+    importlib.invalidate_caches()
+    assert moves() == ["d4e5"]
+
+
+def test_a_module_of_the_folder_imported_before_is_shared_and_kept(two_folders):
+    """A ``common`` of the folder that the program imported itself is the one the
+    load uses (as in Python), and the load leaves it in sys.modules."""
+    from chess_rules.pyrules import load_ruleset_spec
+    import types
+    mine = types.ModuleType("common")
+    mine.__file__ = str(two_folders / "v2" / "common.py")
+    mine.SPEC = "NE"
+    sys.modules["common"] = mine
+    rs = load_ruleset_spec("house.py:build", base_dir=two_folders / "v2")
+    from chess_rules.game import Game
+    g = Game("4k3/8/8/8/3N4/8/8/4K3 w - - 0 1", ruleset=rs)
+    assert sorted(m for m in g.legal_uci() if m.startswith("d4")) == ["d4e5"]
+    assert sys.modules["common"] is mine
+
+
+def test_a_rule_file_in_a_directory_on_the_import_path_leaves_its_modules_alone(tmp_path,
+                                                                              monkeypatch):
+    """A directory on the import path anyway (a project's own, whose packages are
+    imported already): the rule file shares them, nothing is imported anew."""
+    (tmp_path / "mypkg").mkdir()
+    (tmp_path / "mypkg" / "__init__.py").write_text("from chess_rules.fide import fide_rules\n")
+    (tmp_path / "house.py").write_text("import mypkg, mypkg2\nbuild = mypkg.fide_rules\n"
+                                       "SEEN = mypkg\nSEEN2 = mypkg2\n")
+    (tmp_path / "mypkg2.py").write_text("X = 1\n")
+    monkeypatch.setattr(sys, "path", [str(tmp_path)] + sys.path)
+    import mypkg
+    try:
+        from chess_rules.pyrules import load_ruleset_spec
+        load_ruleset_spec(f"{tmp_path / 'house.py'}:build")
+        assert sys.modules["mypkg"] is mypkg
+        from chess_rules import pyrules
+        seen = []
+        real = pyrules._exec_file
+        monkeypatch.setattr(pyrules, "_exec_file", lambda *a: seen.append(real(*a)) or seen[-1])
+        load_ruleset_spec(f"{tmp_path / 'house.py'}:build")
+        assert seen[0].SEEN is mypkg
+        # first imported by a load, found on the path anyway: the program's, kept
+        assert seen[0].SEEN2 is sys.modules["mypkg2"]
+    finally:
+        sys.modules.pop("mypkg", None)
+        sys.modules.pop("mypkg2", None)
