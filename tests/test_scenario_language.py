@@ -695,3 +695,77 @@ def test_the_timeout_setting_takes_no_limit_and_tiny_limits(monkeypatch):
 def test_a_scenario_name_with_a_lone_surrogate_is_refused():
     with pytest.raises(ScenarioError, match="lone surrogate"):
         parse_text('scenario "a\\ud800"\n  expect count 20\n', FILE)
+
+
+# ---------------------------------------------------------------- found by a second bug hunt
+
+RAISING_TEST = """\
+# a rule whose test raises when it is matched (?c is a colour, not a number)
+rule "custom.bad-test" stage generate
+when
+  movegen(color: ?c)
+  test ?c > 3
+  ?p <- piece(type: rook, color: ?c)
+then
+  call gen-leap(?p, "NE")
+end
+"""
+
+RAISING_ACTION = """\
+# a rule whose action raises once a pawn has moved
+rule "custom.bad-action" stage post-move
+when
+  ?p <- piece(type: pawn, square: ?s, moved: true)
+then
+  modify ?p (square: add(?s, "x"))
+end
+"""
+
+
+@pytest.fixture
+def raising_rules(tmp_path):
+    (tmp_path / "typeerr.hr").write_text(RAISING_TEST, encoding="utf-8")
+    (tmp_path / "acterr.hr").write_text(RAISING_ACTION, encoding="utf-8")
+    return tmp_path
+
+
+def test_a_rule_that_raises_while_a_statement_runs_is_an_error_at_the_statement(raising_rules):
+    f = str(raising_rules / "t.hrt")
+    e = error(scen("rules typeerr.hr\nfen r3k3/8/8/8/8/8/8/R3K3 w - - 0 1\nexpect count 20",
+                   "runtime error in a rule"), f)
+    assert (e.file, e.line, e.column) == (f, 4, 3), str(e)
+    # the rule's own position stays in the message
+    assert e.message.startswith(f"MatchError: {raising_rules / 'typeerr.hr'}:5:11: ")
+    # an action that raises, in a move (at the move played) and in an expectation
+    e = error(scen("rules acterr.hr\nmove e2e4 e7e5", "in a move"), f)
+    assert (e.line, e.column) == (3, 8) and e.message.startswith("ActionError: ")
+    assert f"{raising_rules / 'acterr.hr'}:6:3: rule 'custom.bad-action'" in e.message
+    e = error(scen("rules acterr.hr\nfen 4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\nexpect count 6\n"
+                   "expect perft 2 20", "in an expectation"), f)
+    assert (e.line, e.column) == (5, 3) and e.message.startswith("ActionError: ")
+    # in a dice scenario too
+    e = error(scen("rules acterr.hr\ndfen 4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 PKK\nmove e2e3",
+                   "in a dice move"), f)
+    assert (e.line, e.column) == (4, 8) and "ActionError" in e.message
+
+
+def test_a_rule_that_raises_is_expected_with_expect_refused(raising_rules):
+    f = str(raising_rules / "t.hrt")
+    run(scen("rules typeerr.hr\nfen r3k3/8/8/8/8/8/8/R3K3 w - - 0 1\nexpect refused MatchError"), f)
+    run(scen("rules typeerr.hr\nexpect refused ReteError"), f)
+    report = fails(scen("rules typeerr.hr\nexpect refused FenError"), f).report()
+    assert "actual:   refused with MatchError: " in report
+
+
+def test_houserules_test_and_pytest_locate_a_raising_rule(raising_rules, capsys, pytester):
+    (raising_rules / "t.hrt").write_text(
+        scen("rules typeerr.hr\nfen r3k3/8/8/8/8/8/8/R3K3 w - - 0 1\nexpect count 20", "r"))
+    assert main([raising_rules / "t.hrt"]) == 1
+    out = capsys.readouterr().out
+    assert f"    {raising_rules / 't.hrt'}:4:3: MatchError: {raising_rules / 'typeerr.hr'}:5:11" in out
+    pytester.makefile(".hrt", t=(raising_rules / "t.hrt").read_text())
+    (pytester.path / "typeerr.hr").write_text(RAISING_TEST)
+    result = pytester.runpytest("-p", "no:cacheprovider", "-q", "-o", "addopts=")
+    result.assert_outcomes(failed=1)
+    assert "t.hrt:4:3: MatchError: " in result.stdout.str()
+    assert "Traceback" not in result.stdout.str()

@@ -5,11 +5,25 @@ from __future__ import annotations
 
 import re
 
+from chess_rules.errors import ChessError
 from chess_rules.squares import PIECE_TO_LETTER, SQUARE_NAMES
 
-from .model import Arg, Expectation, Scenario, ScenarioFailure, Step, scenario_error
+from rete.errors import ReteError
+
+from .model import Arg, Expectation, Scenario, ScenarioError, ScenarioFailure, Step, scenario_error
 
 UCI_RE = re.compile(r"^[a-h][1-8][a-h][1-8][a-zA-Z]?$")
+
+#: What the rules raise while a statement runs: a test or an action that raised
+#: (``MatchError``, ``ActionError``), or a chess error no statement expects.
+RULE_ERRORS = (ReteError, ChessError)
+
+
+def rule_error(ex: Exception, where) -> ScenarioError:
+    """A rule's error while a statement ran, at ``where`` (the statement, or the
+    move being played); the message keeps the error's kind and its own position
+    in the rule file."""
+    return scenario_error(f"{type(ex).__name__}: {ex}", where)
 
 
 class ScenarioRunner:
@@ -26,14 +40,17 @@ class ScenarioRunner:
         for item in self.sc.body:
             self.where.append(item)
             if isinstance(item, Step):
-                getattr(self, "step_" + item.kind.replace("-", "_"))(item)
+                handler = getattr(self, "step_" + item.kind.replace("-", "_"))
             else:
                 handler = getattr(self, "expect_" + item.kind.replace("-", "_"), None)
                 if handler is None:
                     game = "a dice" if self.sc.setup.is_dice else "a chess"
                     raise scenario_error(f"'expect {item.kind}' cannot be checked in {game} "
                                          "scenario", item)
+            try:
                 handler(item)
+            except RULE_ERRORS as ex:       # a rule raised: at the statement that ran
+                raise rule_error(ex, item) from ex
 
     # shared helpers -------------------------------------------------------
     def context(self) -> str:

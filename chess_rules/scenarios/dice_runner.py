@@ -5,7 +5,7 @@ import json
 
 from chess_rules.errors import ChessError, IllegalMoveError, MoveParseError
 
-from .checks import UCI_RE, ScenarioRunner, reason_matches
+from .checks import RULE_ERRORS, UCI_RE, ScenarioRunner, reason_matches, rule_error
 from .model import Expectation, Scenario, ScenarioFailure, Step, scenario_error
 from .setup import build_ruleset
 
@@ -112,6 +112,8 @@ class DiceRunner(ScenarioRunner):
             except (IllegalMoveError, MoveParseError) as ex:
                 raise ScenarioFailure(a.loc, f"move {a.text}", f"{a.text} can be played",
                                       f"refused: {ex}", None, self.context()) from None
+            except RULE_ERRORS as ex:       # a rule raised: at the move being played
+                raise rule_error(ex, a) from ex
             self._save()
             self.dfen = new
             self.played.append(u)

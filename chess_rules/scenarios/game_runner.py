@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from chess_rules.errors import ChessError, IllegalMoveError, MoveParseError
 
-from .checks import UCI_RE, ScenarioRunner, outcome_text, reason_matches
+from .checks import RULE_ERRORS, UCI_RE, ScenarioRunner, outcome_text, reason_matches, rule_error
 from .model import Expectation, Scenario, ScenarioFailure, Step, scenario_error
 from .setup import build_ruleset, start_text
 
@@ -51,6 +51,8 @@ class GameRunner(ScenarioRunner):
                 expl = self.explain(a.text) if UCI_RE.match(a.text) else None
                 raise ScenarioFailure(a.loc, f"move {a.text}", f"{a.text} can be played",
                                       str(ex), expl, self.context()) from None
+            except RULE_ERRORS as ex:       # a rule raised: at the move being played
+                raise rule_error(ex, a) from ex
             self.played.append(m.uci())
             self.log.append(m.uci())
 

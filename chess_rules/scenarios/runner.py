@@ -87,6 +87,10 @@ def _run_scenario(sc: Scenario, where: list | None = None, ruleset=None) -> None
                                  "after the setup", first)
     try:
         runner = DiceRunner(sc, ruleset) if sc.setup.is_dice else GameRunner(sc, ruleset)
+        if refused:
+            # the rules run once, as the first statement would run them: a rule
+            # whose test or action raises (MatchError, ActionError) refuses the setup
+            runner.legal()
     except ScenarioError:
         raise
     except REFUSALS as e:
