@@ -769,3 +769,30 @@ def test_houserules_test_and_pytest_locate_a_raising_rule(raising_rules, capsys,
     result.assert_outcomes(failed=1)
     assert "t.hrt:4:3: MatchError: " in result.stdout.str()
     assert "Traceback" not in result.stdout.str()
+
+
+def test_illegal_by_a_rule_is_not_matched_inside_a_longer_dotted_name(tmp_path):
+    # the explanation names house.step.diag (the rook's rule); house.step, a rule of
+    # the rule set too (the king's), is not named by it: a name goes to its last dot
+    (tmp_path / "steps.hr").write_text("""\
+rule "house.step" stage generate
+when
+  movegen(color: ?c)
+  ?p <- piece(type: king, color: ?c)
+then
+  call gen-leap(?p, "N")
+end
+rule "house.step.diag" stage generate
+when
+  movegen(color: ?c)
+  ?p <- piece(type: rook, color: ?c)
+then
+  call gen-leap(?p, "NE")
+end
+""", encoding="utf-8")
+    f = str(tmp_path / "t.hrt")
+    body = "rules steps.hr\nfen 4k3/8/8/8/8/8/8/R3K3 w - - 0 1\n"
+    run(scen(body + "expect illegal a1c3 by house.step.diag"), f)
+    failure = fails(scen(body + "expect illegal a1c3 by house.step"), f)
+    assert "the explanation does not name house.step" in failure.actual
+    assert "house.step.diag" in failure.explanation

@@ -98,9 +98,10 @@ class ScenarioRunner:
                 rule, text = self.refusing_rule(a.text)
                 # the refusing rule, or, when no rule refused it by name, a rule the
                 # explanation names (e.g. the pawn rules that do not reach that square)
-                # (a production's name, as a word of the explanation: not any word)
+                # (a production's name, as a word of the explanation: not any word,
+                # nor the start of a longer name: house.step is not in house.step.diag)
                 named = rule is None and text is not None and e.by.text in self.rule_names() \
-                    and re.search(r"(?<![\w.-])" + re.escape(e.by.text) + r"(?![\w-])", text)
+                    and names_rule(text, e.by.text)
                 if rule != e.by.text and not named:
                     self.fail(e, f"{a.text} refused by {e.by.text}",
                               f"{a.text} refused by {rule}" if rule else
@@ -188,6 +189,20 @@ class ScenarioRunner:
         g = self.board()
         if g.turn != e.args[0].text:
             self.fail(e, f"{e.args[0].text} to move", f"{g.turn} to move")
+
+
+def names_rule(text: str, rule: str) -> bool:
+    """Whether ``text`` names the production ``rule`` as a whole name: not inside
+    a longer one (``fide.pawn`` is not in ``fide.pawn-capture``, ``house.step``
+    is not in ``house.step.diag``); a dot that ends a sentence after it is no
+    part of a name.
+
+    >>> names_rule("rules for the rook: house.step.diag, fide.rook-move", "house.step")
+    False
+    >>> names_rule("refused by house.step.", "house.step")
+    True
+    """
+    return re.search(r"(?<![\w.-])" + re.escape(rule) + r"(?![\w-]|\.[\w-])", text) is not None
 
 
 def piece_letter(f) -> str | None:
