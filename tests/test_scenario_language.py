@@ -796,3 +796,17 @@ end
     failure = fails(scen(body + "expect illegal a1c3 by house.step"), f)
     assert "the explanation does not name house.step" in failure.actual
     assert "house.step.diag" in failure.explanation
+
+
+@pytest.mark.parametrize("body,line,column", [
+    ("remove e1\nexpect count 20", 2, 3),                               # the standard start
+    ("layout standard\nremove a2\nremove e1\nexpect count 20", 4, 3),   # the last edit
+    ("fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1\nplace Qd4\nremove h1\nexpect count 20", 4, 3),
+    ("place Qd4\nremove e1 h1\nplace Pa1\nexpect count 20", 4, 3),      # several: the last
+    ("fen 4k3/8/8/8/8/8/8/4K3 w K - 0 1\nremove a2\nexpect count 20", 2, 7),   # the FEN's own
+])
+def test_a_fen_error_the_edits_cause_points_at_the_last_edit(body, line, column):
+    e = error(scen(body))
+    assert (e.line, e.column) == (line, column), str(e)
+    assert e.message.startswith("FenError: bad FEN (castling)")
+    run(scen(body.replace("expect count 20", "expect refused FenError")))

@@ -1,11 +1,11 @@
 """A chess scenario, run on :class:`chess_rules.game.Game`."""
 from __future__ import annotations
 
-from chess_rules.errors import ChessError, IllegalMoveError, MoveParseError
+from chess_rules.errors import ChessError, FenError, IllegalMoveError, MoveParseError
 
 from .checks import RULE_ERRORS, UCI_RE, ScenarioRunner, outcome_text, reason_matches, rule_error
 from .model import Expectation, Scenario, ScenarioFailure, Step, scenario_error
-from .setup import build_ruleset, start_text
+from .setup import blame_edits, build_ruleset, start_text
 
 
 class GameRunner(ScenarioRunner):
@@ -15,7 +15,11 @@ class GameRunner(ScenarioRunner):
         super().__init__(sc)
         from chess_rules.game import Game
         ruleset = build_ruleset(sc, base)
-        self.game = Game(start_text(sc), ruleset=ruleset)
+        try:
+            self.game = Game(start_text(sc), ruleset=ruleset)
+        except FenError as ex:
+            blame_edits(sc, ex, ruleset)
+            raise
 
     def position(self) -> str:
         return self.game.fen()

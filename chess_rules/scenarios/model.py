@@ -74,6 +74,7 @@ class Setup:
     layout: Arg | None = None
     place: list[tuple[str, str, Loc]] = field(default_factory=list)   # (letter, square, loc)
     remove: list[tuple[str, Loc]] = field(default_factory=list)
+    edits: list[Loc] = field(default_factory=list)   # each place / remove statement, in order
     rules: list[Arg] = field(default_factory=list)
     modifiers: list[tuple[Arg, list[str]]] = field(default_factory=list)
     ruleset: Arg | None = None          # MODULE:NAME of a rule set composed in Python

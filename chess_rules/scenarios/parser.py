@@ -344,8 +344,10 @@ class _Build(Transformer):
             setattr(s, kind, payload)
         elif kind == "place":
             s.place.extend(payload)
+            s.edits.append(loc)
         elif kind == "remove":
             s.remove.extend(payload)
+            s.edits.append(loc)
         elif kind == "rules":
             s.rules.append(payload)
         elif kind == "modifier":

@@ -62,8 +62,9 @@ def build_ruleset(sc: Scenario, base=None):
     return rs
 
 
-def start_text(sc: Scenario) -> str:
-    """The starting FEN (or extended position) after fen/layout, place and remove."""
+def start_text(sc: Scenario, edits: bool = True) -> str:
+    """The starting FEN (or extended position) after fen/layout, place and remove
+    (without ``edits``: before place and remove)."""
     s = sc.setup
     if s.fen is not None:
         text = s.fen.text
@@ -72,9 +73,23 @@ def start_text(sc: Scenario) -> str:
         text = get_layout(s.layout.text).fen
     else:
         text = STARTING_FEN
-    if s.place or s.remove:
+    if edits and (s.place or s.remove):
         text = _edit_board(text, s.place, s.remove)
     return text
+
+
+def blame_edits(sc: Scenario, e: Exception, ruleset) -> None:
+    """Mark a refused start position (``e``, a ``FenError``) as the edits' doing
+    when the position before ``place`` and ``remove`` is accepted: the error is
+    then located at the last of them (:func:`locate_setup_error`)."""
+    if not sc.setup.edits:
+        return
+    from chess_rules.position import parse_position
+    try:
+        parse_position(start_text(sc, edits=False), ruleset)
+    except Exception:
+        return                              # the fen's (or layout's) own error
+    e.scenario_at = sc.setup.edits[-1]      # several edits may contribute: the last
 
 
 def _edit_board(text: str, place, remove) -> str:
@@ -143,6 +158,8 @@ def locate_setup_error(sc: Scenario, e: Exception) -> ScenarioError:
                 return scenario_error(msg, a)
         return scenario_error(msg, s.config_loc)
     if names & {"FenError", "DfenError"}:
+        if getattr(e, "scenario_at", None) is not None:      # see blame_edits
+            return scenario_error(msg, e.scenario_at)
         src = s.dfen or s.fen or s.layout
         if src is not None:
             return scenario_error(msg, src)
