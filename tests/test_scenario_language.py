@@ -810,3 +810,20 @@ def test_a_fen_error_the_edits_cause_points_at_the_last_edit(body, line, column)
     assert (e.line, e.column) == (line, column), str(e)
     assert e.message.startswith("FenError: bad FEN (castling)")
     run(scen(body.replace("expect count 20", "expect refused FenError")))
+
+
+@pytest.mark.parametrize("text,line,column,fragment", [
+    ('scenario "a"\n  expect count 20# twenty\n', 2, 18,
+     "'20#': a '#' starts a comment only where a word would (put a space before it)"),
+    ('scenario "a"\n  expect turn white# black\n', 2, 20,
+     "'white#': a '#' starts a comment only where a word would"),
+    ('scenario "a"\n  expect count 20#\n', 2, 16,
+     "bad move count '20#' (expected a whole number); a '#' starts a comment only where"),
+    ('scenario "a"\n  expect checkmate#typo\n', 2, 19, "a '#' starts a comment only where"),
+])
+def test_a_hash_glued_to_an_argument_says_so(text, line, column, fragment):
+    with pytest.raises(ScenarioError) as ei:
+        parse_text(text, "bad.hrt")
+    e = ei.value
+    assert (e.line, e.column) == (line, column), str(e)
+    assert fragment in e.message, e.message

@@ -27,6 +27,7 @@ SETUP_KINDS = {"presets", "config", "fen", "layout", "place", "remove", "rules",
                "ruleset", "dfen", "mark"}
 MARK_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 FACES = {"1", "2", "3", "4", "5", "6"}
+GLUED_HASH = "a '#' starts a comment only where a word would (put a space before it)"
 
 
 class _GluedKeyword(Exception):
@@ -86,8 +87,7 @@ def parse_text(text: str, file: str = "<string>") -> list[Scenario]:
     except _GluedKeyword as g:
         word = g.kw.value + (str(g.nxt).split() or [""])[0]
         if g.nxt.type == "_NL":
-            raise ScenarioError(f"{word!r}: a '#' starts a comment only where a word would "
-                                f"(put a space before it)", file, g.nxt.line, g.nxt.column) \
+            raise ScenarioError(f"{word!r}: {GLUED_HASH}", file, g.nxt.line, g.nxt.column) \
                 from None
         raise ScenarioError(f"unknown {_what(text, g.kw.start_pos)} {word!r}", file,
                             g.kw.line, g.kw.column) from None
@@ -176,6 +176,16 @@ def _syntax_error(e: UnexpectedInput, text: str, file: str) -> ScenarioError:
             "end of file" if e.token.type == "$END" else (str(e.token).split() or [""])[0]
         if e.token.type in ("_NL", "$END"):
             pos = None
+    if isinstance(e, UnexpectedToken) and pos:
+        # a word too many after one with a '#' glued to it ('count 20# twenty'):
+        # the '#' was meant to start a comment
+        line_start = text.rfind("\n", 0, pos) + 1
+        before = text[line_start:pos].split()
+        hash_at = before[-1].find("#", 1) if before else -1
+        if hash_at > 0:
+            prev_start = text.rfind(before[-1], line_start, pos)
+            return ScenarioError(f"{before[-1]!r}: {GLUED_HASH}", file, line,
+                                 col - (pos - prev_start) + hash_at)
     if pos and not text[pos - 1].isspace():          # glued to a keyword: 'checkmates'
         start = pos
         while start > 0 and not text[start - 1].isspace():
@@ -227,6 +237,8 @@ class _Build(Transformer):
         return Loc(self.file, meta.line, meta.column)
 
     def _err(self, msg: str, where) -> ScenarioError:
+        if isinstance(where, (Token, Arg)) and "#" in str(where)[1:]:
+            msg += f"; {GLUED_HASH}"        # 'expect count 20#': meant as a comment
         if isinstance(where, Token):
             return ScenarioError(msg, self.file, where.line, where.column)
         if isinstance(where, Arg):
