@@ -827,3 +827,38 @@ def test_a_hash_glued_to_an_argument_says_so(text, line, column, fragment):
     e = ei.value
     assert (e.line, e.column) == (line, column), str(e)
     assert fragment in e.message, e.message
+
+
+@pytest.mark.parametrize("raw", ["abc", "60s", "1,5"])
+def test_a_timeout_setting_that_is_no_number_is_refused(raw, tmp_path, monkeypatch, capsys):
+    from chess_rules import cli
+    from chess_rules.scenarios.runner import scenario_timeout
+    monkeypatch.setenv("HOUSERULES_SCENARIO_TIMEOUT", raw)
+    with pytest.raises(ValueError, match=f"HOUSERULES_SCENARIO_TIMEOUT={raw!r} is not a number"):
+        scenario_timeout()
+    (tmp_path / "a.hrt").write_text(PASSING)
+    assert cli.main(["test", str(tmp_path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""                                    # nothing ran
+    assert f"houserules: error: HOUSERULES_SCENARIO_TIMEOUT={raw!r} is not a number" in err
+
+
+def test_pytest_refuses_a_timeout_setting_that_is_no_number(pytester, monkeypatch):
+    pytester.makefile(".hrt", a=PASSING)
+    monkeypatch.setenv("HOUSERULES_SCENARIO_TIMEOUT", "abc")
+    result = pytester.runpytest("-p", "no:cacheprovider", "-q", "-o", "addopts=")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "HOUSERULES_SCENARIO_TIMEOUT='abc' is not a number" in result.stderr.str()
+
+
+def test_no_scenario_found_is_reported_and_not_a_success(tmp_path, capsys):
+    from chess_rules import cli
+    (tmp_path / "empty").mkdir()
+    assert main([tmp_path / "empty"]) == 5
+    out = capsys.readouterr().out.splitlines()
+    assert out == [f"no scenario found in {tmp_path / 'empty'}", "0 passed, 0 failed"]
+    (tmp_path / "comments.hrt").write_text("# nothing yet\n")
+    assert cli.main(["test", str(tmp_path / "comments.hrt"), str(tmp_path / "empty")]) == 5
+    assert "no scenario found in" in capsys.readouterr().out
+    # a file that cannot be read is a failure, not "nothing found"
+    assert main([tmp_path / "missing.hrt"]) == 1

@@ -34,9 +34,18 @@ def find_files(paths: Iterable[str | Path]) -> list[Path]:
     return out
 
 
+#: The exit status when no scenario was found (pytest's "no tests collected").
+NO_SCENARIOS = 5
+
+
 def main(paths: Iterable[str | Path], out=None) -> int:
     """Run scenario files / directories; one line per scenario, then
-    ``N passed, M failed``. Returns 0 when everything passed, 1 otherwise."""
+    ``N passed, M failed``. Returns 0 when everything passed, 1 when anything
+    failed, :data:`NO_SCENARIOS` (5) when there was no scenario to run.
+    A ``HOUSERULES_SCENARIO_TIMEOUT`` that is no number raises ``ValueError``
+    before anything runs."""
+    from .runner import scenario_timeout
+    scenario_timeout()                  # a bad setting refuses the run, not each scenario
     out = out or sys.stdout
     passed = failed = 0
     paths = list(paths)
@@ -77,6 +86,10 @@ def main(paths: Iterable[str | Path], out=None) -> int:
                 passed += 1
                 print(f"ok   {sc.file}:{sc.line} {sc.name} "
                       f"({time.perf_counter() - t0:.2f}s)", file=out)
+    if passed == failed == 0:
+        print(f"no scenario found in {' '.join(str(p) for p in paths)}", file=out)
+        print(f"{passed} passed, {failed} failed", file=out)
+        return NO_SCENARIOS
     print(f"{passed} passed, {failed} failed", file=out)
     return 0 if failed == 0 else 1
 

@@ -17,6 +17,14 @@ from .runner import run_scenario
 EXTENSION = ".hrt"
 
 
+def pytest_configure(config):
+    from .runner import scenario_timeout
+    try:
+        scenario_timeout()
+    except ValueError as e:             # a limit mistyped is not silently the default
+        raise pytest.UsageError(str(e)) from None
+
+
 def pytest_collect_file(parent, file_path):
     if file_path.suffix == EXTENSION:
         return ScenarioFile.from_parent(parent, path=file_path)

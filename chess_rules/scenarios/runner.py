@@ -29,13 +29,18 @@ class _Timeout(BaseException):
 
 
 def scenario_timeout() -> float:
-    """Seconds from ``HOUSERULES_SCENARIO_TIMEOUT`` (0, a negative number or
-    ``inf``: no limit; text that is no number: the default)."""
+    """Seconds from ``HOUSERULES_SCENARIO_TIMEOUT`` (unset or empty: the default;
+    0, a negative number or ``inf``: no limit). Text that is no number raises
+    ``ValueError``: a limit mistyped is not silently the default."""
     raw = os.environ.get("HOUSERULES_SCENARIO_TIMEOUT")
-    try:
-        t = float(raw) if raw else DEFAULT_TIMEOUT
-    except ValueError:
+    if raw is None or not raw.strip():
         return DEFAULT_TIMEOUT
+    try:
+        t = float(raw)
+    except ValueError:
+        raise ValueError(f"HOUSERULES_SCENARIO_TIMEOUT={raw!r} is not a number of seconds "
+                         f"(e.g. 120; 0 or inf for no limit; unset for the default "
+                         f"{DEFAULT_TIMEOUT:g})") from None
     return t if math.isfinite(t) and t > 0 else 0.0
 
 
