@@ -185,6 +185,16 @@ class NetworkEditing:
                 amem.successors.remove(node)
             if not amem.successors:
                 self._drop_alpha_memory(amem)
+            elif amem.indexes:
+                # an index no remaining join reads is not kept up to date: a
+                # modify of a slot no condition reads renews the fact in place
+                # (rete.renewal), and a production added later would find the
+                # stale index and join on old values. Dropped, it is rebuilt
+                # afresh by whoever needs it.
+                used = {sp.slots for sp in (getattr(n, "spec", None) for n in amem.successors)
+                        if sp is not None and sp.amem_index is not None}
+                for slots in [k for k in amem.indexes if k not in used]:
+                    del amem.indexes[slots]
         if isinstance(node, JoinNode) and node.pidx is not None:
             node.parent.release_index(node.spec)
             node.pidx = None

@@ -180,3 +180,23 @@ def test_a_run_that_would_fire_past_max_firings_is_rolled_back_whole():
         assert [f["x"] for f in s.facts_of("n")] == [0]
         assert [(a.production.name, a.seq) for a in s.activations()] == before
     assert s.run(limit=3) == 3              # limit, by contrast, keeps what it did
+
+
+def test_a_production_added_later_does_not_join_on_an_index_a_removed_one_left_stale():
+    # found by the model test: the removed rule's index on t.a stayed on the
+    # shared alpha memory; with no rule reading t.a a modify of it is renewed
+    # in place, which does not touch indexes; the new rule joined on old values
+    s = Session()
+    s.slot_specific = True
+    s.deftemplate("t", "a", "b")
+    s.deftemplate("q", "v")
+    s.add(Rule("keep").when(P("t")))
+    s.add(Rule("old").when(P("q", v=V.x), P("t", a=V.x)))
+    f = s.assert_fact("t", a=1, b=0)
+    s.assert_fact("q", v=1)
+    s.remove_production("old")
+    s.modify(f, a=2)
+    s.add(Rule("new").when(P("q", v=V.x), P("t", a=V.x)))
+    assert [a.production.name for a in s.activations()] == ["keep"]
+    s.modify(f, a=1)
+    assert sorted(a.production.name for a in s.activations()) == ["keep", "new"]
