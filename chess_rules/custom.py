@@ -51,6 +51,7 @@ from pathlib import Path
 from rete import ReteError
 from rete.errors import (CompileError, DuplicateProductionError, UnknownFunctionError,
                          UnknownProductionError, UnknownStageError)
+from rete.functions import BUILTINS
 from rete.language import error_position, parse_rules
 from rete.loading import read_text_file
 from rete.model import Call
@@ -114,7 +115,7 @@ def load_rule_text(ruleset: RuleSet, text: str, source: str = "<rules>") -> Rule
                 raise _located(ReteError(str(e)), source, line, col) from None
             prev = s
     for name, (line, col) in zip(rf.functions, rf.function_lines):
-        if name not in rs.functions:
+        if name not in rs.functions and name not in BUILTINS:
             raise _located(UnknownFunctionError(
                 f"function {name!r} is declared by 'uses' but the rule set has no such "
                 f"function (register it with RuleSet.function)"), source, line, col)

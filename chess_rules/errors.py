@@ -7,11 +7,16 @@ as in its message.
 
 from __future__ import annotations
 
-__all__ = ["ChessError", "FenError", "IllegalMoveError", "MoveParseError"]
+__all__ = ["ChessError", "ArgumentError", "FenError", "IllegalMoveError", "MoveParseError"]
 
 
 class ChessError(Exception):
     """Base class of every error raised by the chess layer for bad input."""
+
+
+class ArgumentError(ChessError, ValueError):
+    """An argument a method cannot take: a square that is none, an option value
+    it does not know, a PGN tag name, a rule set that is not a RuleSet."""
 
 
 class FenError(ChessError, ValueError):

@@ -116,11 +116,14 @@ def no_rule_reason(game, frm: int, to: int, promo) -> str:
             return why
     if st.colors[to] == turn:
         return f"{SQUARE_NAMES[to]} holds {turn}'s own {st.types[to]}"
-    # a blocked line is the reason only where FIDE's own slider moves the piece
-    # (a rule of one's own may step, leap or slide otherwise)
+    # a blocked line is the reason only where FIDE's slider, or a preset's form
+    # of it (wrap-board's, knight-immunity's), moves the piece: a rule of one's
+    # own in its place may step, leap or slide otherwise
     fide_slider = _FIDE_SLIDER.get(ptype)
+    origin = game.ruleset.origin.get(fide_slider)
     blocker = _first_blocker(st, ptype, frm, to) \
-        if fide_slider in movers and game.ruleset.origin.get(fide_slider) == "fide" else None
+        if fide_slider in movers and (origin == "fide" or origin in game.ruleset.presets) \
+        else None
     if blocker is not None:
         return (f"the {ptype} on {SQUARE_NAMES[frm]} cannot pass the {st.types[blocker]} "
                 f"on {SQUARE_NAMES[blocker]} on its way to {SQUARE_NAMES[to]}"

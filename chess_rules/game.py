@@ -21,7 +21,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from .errors import ChessError, IllegalMoveError, MoveParseError
+from .errors import ArgumentError, ChessError, IllegalMoveError, MoveParseError
 from .explain import Explanation, explain_move
 from .fen import STARTING_FEN, FenPosition
 from .moves import Move
@@ -85,6 +85,9 @@ class Game:
                  presets=(), config=None, position=None):
         if ruleset is None:
             ruleset = _default_ruleset(presets, config)
+        elif not isinstance(ruleset, RuleSet):
+            raise ArgumentError(f"ruleset is a RuleSet (e.g. fide_rules() or "
+                                f"presets.load(...)), not {type(ruleset).__name__}")
         elif presets or config:
             raise ChessError("give presets (and their config) or a ruleset, not both: load "
                              "the presets onto it with presets.load(..., base=ruleset)")
@@ -96,7 +99,11 @@ class Game:
         self._gen_stages, self._push_stages = _move_stages(self.session, ruleset)
         #: the most firings one run of the rules may take: a rule that keeps
         #: matching what it changes raises RunawayError instead of hanging
-        self.max_firings = int(ruleset.config.get("max-firings", MAX_FIRINGS))
+        cap = ruleset.config.get("max-firings", MAX_FIRINGS)
+        if not isinstance(cap, int) or isinstance(cap, bool) or cap < 1:
+            raise ArgumentError(f"config['max-firings'] is a whole number of firings, at "
+                                f"least 1, not {cap!r}")
+        self.max_firings = cap
         self.state = ChessState(self.session, ruleset)
         self.state.game = self
         self._stack: list[tuple[int, Move, str]] = []
@@ -113,10 +120,11 @@ class Game:
             or any(sl not in BASE_PIECE_SLOTS for sl in ruleset.templates["piece"].slots))
         # facts of templates a rule set declares (a rule file's checks-given
         # counter) are part of the position: two positions that differ in them
-        # are not a repetition
+        # are not a repetition. Those a position token writes already
+        # (config['keyed-templates']: the modifiers', the dice) count through it.
         from .schema import TEMPLATES
-        fide_templates = {t.name for t in TEMPLATES}
-        self._own_templates = tuple(sorted(t for t in ruleset.templates if t not in fide_templates))
+        known = {t.name for t in TEMPLATES} | set(ruleset.config.get("keyed-templates", ()))
+        self._own_templates = tuple(sorted(t for t in ruleset.templates if t not in known))
         if position is None:
             position = self.parse_position(STARTING_FEN if fen is None else fen)
         self._load(position)
@@ -254,11 +262,11 @@ class Game:
         if en_passant is None:
             en_passant = self.ruleset.config.get("fen-ep", "legal")
         if en_passant not in ("legal", "all"):
-            raise ValueError(f"en_passant is 'legal' or 'all', not {en_passant!r}")
+            raise ArgumentError(f"en_passant is 'legal' or 'all', not {en_passant!r}")
         g = self._game_fact().values
         eps = self.ep_squares()
         if eps and en_passant == "legal":
-            legal_targets = {m.to for m in self.legal_moves() if m.kind == "en-passant"}
+            legal_targets = {m.to for m in self._legal() if m.kind == "en-passant"}
             eps = [e for e in eps if e in legal_targets]
         ep = "".join(SQUARE_NAMES[e] for e in eps) or "-"
         base = f"{self.board_fen()} {'w' if g['turn'] == 'white' else 'b'} " \
@@ -295,7 +303,11 @@ class Game:
         return cands
 
     def legal_moves(self) -> list[Move]:
-        """The legal moves, sorted by UCI."""
+        """The legal moves, sorted by UCI (a new list: changing it changes nothing)."""
+        return list(self._legal())
+
+    def _legal(self) -> list[Move]:
+        """The legal moves as the game keeps them (not to be changed)."""
         if self._legal_cache is None:
             cands = self._generate()
             self._legal_cache = [cands[u] for u in sorted(cands)]
@@ -304,11 +316,11 @@ class Game:
         return self._legal_cache
 
     def legal_uci(self) -> list[str]:
-        return [m.uci() for m in self.legal_moves()]
+        return [m.uci() for m in self._legal()]
 
     def _find(self, move) -> Move:
         u = _uci_of(move)
-        for m in self.legal_moves():
+        for m in self._legal():
             if m.uci() == u:
                 return m
         ex = self.explain(u)
@@ -388,7 +400,7 @@ class Game:
         done = s.facts_of("result")
         if done:
             return _outcome(done[0])
-        n = len(self.legal_moves())
+        n = len(self._legal())
         with self._request("status", color=self.turn, moves=n, check=self.is_check()):
             s.run(stages=("result",), max_firings=self.max_firings)
             res = s.facts_of("result")
@@ -402,13 +414,13 @@ class Game:
         """In check with no legal move, in a game no rule has decided yet (a preset's
         event, such as a king captured). What it scores is :meth:`outcome`'s word."""
         return not self.session.facts_of("result") and self.is_check() and \
-            not self.legal_moves()
+            not self._legal()
 
     def is_stalemate(self) -> bool:
         """Not in check with no legal move, in a game no rule has decided yet
         (a draw under FIDE; :meth:`outcome` says what the rule set makes of it)."""
         return not self.session.facts_of("result") and not self.is_check() and \
-            not self.legal_moves()
+            not self._legal()
 
     def is_legal(self, move) -> bool:
         """Whether ``move`` (UCI text or :class:`Move`) is legal now; text that is
@@ -417,15 +429,20 @@ class Game:
             u = _uci_of(move)
         except MoveParseError:
             return False
-        return any(m.uci() == u for m in self.legal_moves())
+        return any(m.uci() == u for m in self._legal())
 
     def copy(self) -> "Game":
         """An independent game: the same rules and start, the moves played again
         (so ``pop``, repetition and PGN work on the copy as on the original)."""
         g = type(self)(self._start_fen, ruleset=self.ruleset)
+        g.max_firings = self.max_firings
         for m in self.move_stack:
             g._play(g._find(m.uci()))
         return g
+
+    def __copy__(self):
+        # the default shallow copy would share the session: the two would move as one
+        return self.copy()
 
     def repetitions(self) -> int:
         """How many times the current position has occurred (this time included)."""
@@ -450,7 +467,7 @@ class Game:
         if not self._history:
             return
         key = self._history[-1]
-        legal = {m.to for m in self.legal_moves() if m.kind == "en-passant"}
+        legal = {m.to for m in self._legal() if m.kind == "en-passant"}
         self._history[-1] = key[:4] + (tuple(e for e in key[4] if e in legal),) + key[5:]
 
     def _position_key(self) -> tuple:
@@ -493,9 +510,11 @@ class Game:
         With ``bulk`` the last ply counts the legal moves instead of playing them;
         ``bulk=False`` makes and unmakes every move (what the benchmark measures).
         """
+        if not isinstance(depth, int) or isinstance(depth, bool):
+            raise ArgumentError(f"depth is a whole number, not {depth!r}")
         if depth <= 0:
             return 1
-        moves = self.legal_moves()
+        moves = self._legal()
         if depth == 1 and bulk:
             return len(moves)
         n = 0
@@ -511,7 +530,7 @@ class Game:
         ``on_move(uci, count)``, if given, is called as each root move is done
         (the CLI's progress display)."""
         out = {}
-        for m in list(self.legal_moves()):
+        for m in list(self._legal()):
             self._play(m)
             try:
                 n = self.perft(depth - 1)
@@ -537,7 +556,7 @@ class Game:
 
     def _infos(self) -> list[MoveInfo]:
         return [MoveInfo(m.frm, m.to, m.promo, m.piece, m.victim is not None,
-                         m.kind == "castle") for m in self.legal_moves()]
+                         m.kind == "castle") for m in self._legal()]
 
     def san(self, move) -> str:
         m = self._find(move)
@@ -627,10 +646,14 @@ def _outcome(fact) -> Outcome:
 def _square(square) -> int:
     if isinstance(square, int) and not isinstance(square, bool):
         if not 0 <= square < 64:
-            raise ValueError(f"not a square: {square} (0..63, or a name such as 'e4')")
+            raise ArgumentError(f"not a square: {square} (0..63, or a name such as 'e4')")
         return square
     from .squares import parse_square
-    return parse_square(square)
+    try:
+        return parse_square(square)
+    except (ValueError, TypeError, AttributeError):
+        raise ArgumentError(f"not a square: {square!r} (0..63, or a name such as 'e4')") \
+            from None
 
 
 def _default_ruleset(presets=(), config=None) -> RuleSet:

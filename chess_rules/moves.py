@@ -47,6 +47,8 @@ class Move:
     def uci(self) -> str:
         u = self._uci
         if u is None:
+            if not (0 <= self.frm < 64 and 0 <= self.to < 64):
+                raise IndexError(f"a square off the board: {self.frm!r}, {self.to!r}")
             u = SQUARE_NAMES[self.frm] + SQUARE_NAMES[self.to]
             if self.promo:
                 u += PROMO_LETTER[self.promo]
@@ -61,7 +63,10 @@ class Move:
         return self.uci()
 
     def __repr__(self) -> str:
-        return f"Move({self.uci()}, {self.rule})"
+        try:
+            return f"Move({self.uci()}, {self.rule})"
+        except (IndexError, KeyError, TypeError):     # squares off the board: say so
+            return f"Move({self.frm!r}, {self.to!r}, {self.promo!r}, {self.rule})"
 
     def __eq__(self, other):
         if isinstance(other, Move):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Iterable, NamedTuple, Sequence
 
-from .errors import MoveParseError
+from .errors import ArgumentError, MoveParseError
 from .squares import FILE_NAMES, KING, PAWN, PIECE_LETTER, RANK_NAMES, SQUARE_NAMES
 
 __all__ = [
@@ -298,8 +298,9 @@ def game_to_pgn(headers: dict, san_moves: Sequence[str], result: str = "*",
 
     Tags come in the seven-tag-roster order (Event, Site, Date, Round, White, Black,
     Result; ``?``/``????.??.??`` where ``headers`` gives none, Result always from
-    ``result``), then ``SetUp "1"`` and ``FEN`` when ``start_fen`` is given, then the
-    remaining ``headers`` in their own order. Move numbers start from the FEN's
+    ``result``), then ``SetUp "1"`` and ``FEN`` when ``start_fen`` is given (a
+    ``SetUp`` or ``FEN`` in ``headers`` is never written), then the remaining
+    ``headers`` in their own order. Move numbers start from the FEN's
     full-move number; with Black to move the first move is written ``12... e5``.
     Movetext lines are wrapped at 80 columns. The text ends with a newline.
 
@@ -316,22 +317,23 @@ def game_to_pgn(headers: dict, san_moves: Sequence[str], result: str = "*",
     A game starting in the middle of a White turn still opens with ``N.``.
     """
     if result not in PGN_RESULTS:
-        raise ValueError(f"result must be one of {', '.join(PGN_RESULTS)}, not {result!r}")
+        raise ArgumentError(f"result must be one of {', '.join(PGN_RESULTS)}, not {result!r}")
     lines = []
     roster = {name for name, _ in SEVEN_TAG_ROSTER}
     for name, default in SEVEN_TAG_ROSTER:
         value = result if name == "Result" else headers.get(name, default)
         lines.append(f'[{name} "{_tag_value(value)}"]')
-    skip = set(roster)
+    # SetUp and FEN say where the moves start, which start_fen alone decides: a
+    # caller's (re-exported from another game) would make the moves unreadable
+    skip = set(roster) | {"SetUp", "FEN"}
     if start_fen is not None:
         lines.append('[SetUp "1"]')
         lines.append(f'[FEN "{_tag_value(start_fen)}"]')
-        skip |= {"SetUp", "FEN"}
     for name, value in headers.items():
         if name in skip:
             continue
         if not re.fullmatch(r"[A-Za-z0-9_]+", str(name)):
-            raise ValueError(f"not a PGN tag name: {name!r}")
+            raise ArgumentError(f"not a PGN tag name: {name!r}")
         lines.append(f'[{name} "{_tag_value(value)}"]')
 
     white_to_move, number = True, 1

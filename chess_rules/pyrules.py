@@ -9,8 +9,9 @@ uvicorn and gunicorn). The presets, rule files and modifiers given with it
 apply on top of a copy; the object in the module is never changed.
 
 A file is run with its directory first on the import path, so that it imports
-its neighbours; each load imports them afresh and forgets them after it (two
-directories with a ``common.py`` each never see each other's, in any order).
+its neighbours; each load imports them afresh (two directories with a
+``common.py`` each never see each other's, in any order), and they stay
+imported for the rule set's functions until the next rule file is loaded.
 
 Naming a module runs its code, as ``python house.py`` would: name only code
 you trust.
@@ -112,21 +113,30 @@ def _found_without(directory: str, top: str) -> bool:
     return False
 
 
+#: modules earlier rule-file loads imported from their directories (name -> module)
+_NEIGHBOURS: dict = {}
+
+
 @contextmanager
 def _neighbours_of(directory: Path):
-    """``directory`` first on the import path, and what the load imports from it
-    forgotten after it.
+    """``directory`` first on the import path for the load, its neighbours its own.
 
     A rule file's neighbours (``from common import SPEC`` next to it) are its
-    own: a module the load imported from the directory is dropped from
-    ``sys.modules`` after the load, so two directories with a ``common.py`` each
-    never see each other's, in any order, and an edited neighbour is read again
-    by the next load. Modules already imported stay as they are (a module of
-    that name imported before, from elsewhere, is that module, as in Python),
-    and so does one Python finds in the directory without the rule file's help
-    (the directory is on the import path anyway, or an editable install's:
-    those are the program's own modules)."""
+    own: before a load, the modules earlier rule-file loads imported from their
+    directories are forgotten, so that two directories with a ``common.py``
+    each never see each other's, in any order, and an edited neighbour is read
+    again. After the load they stay imported, so that the rule set's functions
+    may import them again while the game runs (until the next rule file is
+    loaded: Python has one module of a name at a time). Modules imported
+    otherwise stay as they are (a module of that name imported before, from
+    elsewhere, is that module, as in Python), and so does one Python finds in
+    the directory without the rule file's help (the directory is on the import
+    path anyway, or an editable install's: the program's own modules)."""
     entry = str(directory)
+    for n, m in list(_NEIGHBOURS.items()):
+        if sys.modules.get(n) is m:
+            del sys.modules[n]
+    _NEIGHBOURS.clear()
     before = dict(sys.modules)
     importlib.invalidate_caches()        # a neighbour written since the last look
     sys.path.insert(0, entry)
@@ -139,7 +149,7 @@ def _neighbours_of(directory: Path):
         own = {t for t in {n.partition(".")[0] for n in new} if not _found_without(entry, t)}
         for n in new:
             if n.partition(".")[0] in own:
-                del sys.modules[n]
+                _NEIGHBOURS[n] = sys.modules[n]
 
 
 def _is_file(target: str) -> bool:

@@ -175,7 +175,7 @@ class DiceGame(Game):
         types, colors, royal = st.types, st.colors, st.royal
         turn = self.turn
         out = []
-        for m in self.legal_moves():
+        for m in self._legal():
             kind = m.kind
             frm_type = types[m.frm] or m.piece
             v = m.victim

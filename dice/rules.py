@@ -355,4 +355,8 @@ def dice_rules(base: RuleSet | None = None, gate: bool = True) -> RuleSet:
     rs.config["ep-target-may-be-occupied"] = True
     rs.config["position-tokens"] = {**rs.config.get("position-tokens", {}),
                                     "winner": (read_winner, write_winner)}
+    # the dice are the DFEN's 7th field; roll and end-turn are requests, gone
+    # between moves: none is state the position key must add
+    rs.config["keyed-templates"] = sorted(set(rs.config.get("keyed-templates", ()))
+                                          | {"die", "roll", "end-turn"})
     return rs

@@ -23,7 +23,10 @@ Rulings:
   preset builds on that knight: its single leap moves and attacks as that rule
   says (a camel's leap, say), and the double leap (two knight leaps) is added.
   A knight that rule never lets capture (``gen-leap-quiet``: it declares and
-  implies no attacks) captures with neither leap and attacks nothing.
+  implies no attacks) captures with neither leap and attacks nothing. Whether
+  the knight captures is read from the attacks the rule declares or implies: a
+  generator of one's own that captures must declare ``attacks`` (as check
+  detection needs anyway), or its double leap will not capture.
 * (ours) King and knight against king is no dead position: a knight that leaps
   twice is not FIDE's minor piece, so ``fide.insufficient-material`` does not
   call it a draw.

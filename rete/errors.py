@@ -5,8 +5,22 @@ Every error leaves the session as it was before the call that raised it.
 from __future__ import annotations
 
 
+def _rebuilt(cls, args, state):
+    e = cls.__new__(cls)
+    e.args = args
+    e.__dict__.update(state)
+    return e
+
+
 class ReteError(Exception):
-    """Base of every error the engine raises."""
+    """Base of every error the engine raises.
+
+    Errors pickle and copy as they are (their message and attributes, whatever
+    their constructor takes), so a game run in a worker process can hand one back.
+    """
+
+    def __reduce__(self):
+        return (_rebuilt, (type(self), self.args, dict(self.__dict__)))
 
 
 class RuleSyntaxError(ReteError):

@@ -812,6 +812,15 @@ def test_a_fen_error_the_edits_cause_points_at_the_last_edit(body, line, column)
     run(scen(body.replace("expect count 20", "expect refused FenError")))
 
 
+def test_a_fen_error_of_the_rule_sets_setup_stays_with_the_fen():
+    # the reader takes hp:e1=0; piece-hp's setup hook refuses it: the fen's
+    # fault, not the harmless place after it
+    body = ("presets piece-hp\nfen 4k3/8/8/8/8/8/8/4K3 w - - 0 1 hp:e1=0\nplace Qd4\n"
+            "expect count 20")
+    e = error(scen(body))
+    assert (e.line, e.column) == (3, 7), str(e)
+
+
 @pytest.mark.parametrize("text,line,column,fragment", [
     ('scenario "a"\n  expect count 20# twenty\n', 2, 18,
      "'20#': a '#' starts a comment only where a word would (put a space before it)"),
@@ -827,6 +836,12 @@ def test_a_hash_glued_to_an_argument_says_so(text, line, column, fragment):
     e = ei.value
     assert (e.line, e.column) == (line, column), str(e)
     assert fragment in e.message, e.message
+
+
+def test_a_hash_in_a_quoted_name_is_text_not_a_glued_comment():
+    with pytest.raises(ScenarioError) as ei:
+        parse_text('scenario "issue #12 \\q"\n  expect count 20\n', "bad.hrt")
+    assert "bad escape" in ei.value.message and "'#'" not in ei.value.message
 
 
 @pytest.mark.parametrize("raw", ["abc", "60s", "1,5"])

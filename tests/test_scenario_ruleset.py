@@ -148,7 +148,34 @@ def two_folders(tmp_path, monkeypatch):
 def test_each_rule_file_imports_its_own_neighbours(two_folders, order, capsys):
     assert main([str(two_folders / d) for d in order]) == 0, capsys.readouterr().out
     assert capsys.readouterr().out.splitlines()[-1] == f"{len(order)} passed, 0 failed"
-    assert "common" not in sys.modules          # forgotten after each load
+    # the last load's neighbour stays imported (its functions may import it again)
+    assert sys.modules["common"].__file__ == str(two_folders / order[-1] / "common.py")
+
+
+def test_a_rule_sets_function_may_import_its_neighbour_while_the_game_runs(two_folders):
+    # (the neighbours used to be dropped after the load: the import failed at
+    # the first move generation)
+    from chess_rules.game import Game
+    from chess_rules.pyrules import load_ruleset_spec
+    folder = two_folders / "v1"
+    (folder / "lazy.py").write_text(
+        "from chess_rules.fide import fide_rules\n"
+        "from rete import Call, Collect, P, Rule, V\n"
+        "import common\n"
+        "def gen(ctx, ps):\n"
+        "    import common\n"
+        "    return ctx.session.functions['gen-leap'](ctx, ps, common.SPEC)\n"
+        "def build():\n"
+        "    rs = fide_rules()\n"
+        "    rs.function('house.gen', gen)\n"
+        "    rs.replace(Rule('fide.knight-move', stage='generate')\n"
+        "               .when(P('movegen', color=V.c),\n"
+        "                     Collect(P('piece', type='knight', color=V.c)).as_('ps'))\n"
+        "               .then(Call('house.gen', V.ps)))\n"
+        "    return rs\n", encoding="utf-8")
+    rs = load_ruleset_spec("lazy.py:build", base_dir=folder)
+    g = Game("4k3/8/8/8/3N4/8/8/4K3 w - - 0 1", ruleset=rs)
+    assert sorted(m for m in g.legal_uci() if m.startswith("d4")) == ["d4d3", "d4d5"]
 
 
 def test_a_neighbour_is_read_anew_for_every_load(two_folders):

@@ -237,8 +237,10 @@ class _Build(Transformer):
         return Loc(self.file, meta.line, meta.column)
 
     def _err(self, msg: str, where) -> ScenarioError:
-        if isinstance(where, (Token, Arg)) and "#" in str(where)[1:]:
-            msg += f"; {GLUED_HASH}"        # 'expect count 20#': meant as a comment
+        text = str(where) if isinstance(where, (Token, Arg)) else ""
+        if "#" in text[1:] and not text.startswith('"'):
+            # 'expect count 20#': meant as a comment (in a quoted name it is text)
+            msg += f"; {GLUED_HASH}"
         if isinstance(where, Token):
             return ScenarioError(msg, self.file, where.line, where.column)
         if isinstance(where, Arg):

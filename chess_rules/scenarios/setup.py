@@ -84,9 +84,11 @@ def blame_edits(sc: Scenario, e: Exception, ruleset) -> None:
     then located at the last of them (:func:`locate_setup_error`)."""
     if not sc.setup.edits:
         return
-    from chess_rules.position import parse_position
+    from chess_rules.game import Game
     try:
-        parse_position(start_text(sc, edits=False), ruleset)
+        # the whole set-up, the rule set's setup hooks included (a preset's
+        # token such as hp:e1=0 is refused there, not by the reader)
+        Game(start_text(sc, edits=False), ruleset=ruleset)
     except Exception:
         return                              # the fen's (or layout's) own error
     e.scenario_at = sc.setup.edits[-1]      # several edits may contribute: the last

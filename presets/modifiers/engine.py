@@ -74,6 +74,9 @@ def install(rs) -> Registry:
     rs.setup_hooks.append(setup_modifiers)
     rs.config["position-tokens"] = {**rs.config.get("position-tokens", {}),
                                     "mod": (read_mod_token, write_mod_token)}
+    # the mod: token writes these facts: the repetition key has them through it
+    rs.config["keyed-templates"] = sorted(set(rs.config.get("keyed-templates", ()))
+                                          | {"mod-hook", "mod-aura"})
     return reg
 
 

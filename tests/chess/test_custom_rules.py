@@ -484,6 +484,11 @@ def test_rule_text_mistakes_are_refused_at_their_place(text, kind, line, column,
     assert rs.productions == before
 
 
+def test_uses_of_an_engine_builtin_is_accepted():
+    rs = load_rule_text(fide_rules(), "uses add\nuses print\n", "u.hr")
+    assert rs.productions.keys() == fide_rules().productions.keys()
+
+
 def test_callable_metadata_is_checked_from_python_too():
     from chess_rules.ruleset import RuleSetError
     from rete import Call, P, Rule, V

@@ -149,3 +149,7 @@ def test_a_blocked_line_is_the_reason_only_for_fides_own_sliders():
     assert Game(fen, ruleset=rs).explain("a1a3").text == (
         "a1a3: illegal - no rule moves the rook on a1 to a3 (rules for the rook: fide.rook-move)")
     assert "cannot pass the pawn on a2" in Game(fen).explain("a1a3").text
+    # a preset's form of the slider still slides: the pawn in the way is the reason
+    import presets
+    for pid in ("wrap-board", "knight-immunity"):
+        assert "cannot pass the pawn on d2" in Game(ruleset=presets.load(pid)).explain("c1e3").text

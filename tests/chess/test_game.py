@@ -6,7 +6,7 @@ import chess.pgn
 import io
 import pytest
 
-from chess_rules.errors import ChessError, IllegalMoveError, MoveParseError
+from chess_rules.errors import ArgumentError, ChessError, IllegalMoveError, MoveParseError
 from chess_rules.fen import STARTING_FEN
 from chess_rules.game import Game
 
@@ -268,10 +268,71 @@ def test_presets_and_a_ruleset_are_not_given_together():
     assert Game(presets="piece-hp").ruleset.presets == ["piece-hp"]     # one id
 
 
-@pytest.mark.parametrize("square", [-1, 64, "z9", True, None])
+@pytest.mark.parametrize("square", [-1, 64, "z9", True, None, "E2"])
 def test_piece_at_refuses_what_is_no_square(square):
-    with pytest.raises(ValueError):
+    with pytest.raises(ArgumentError):       # a ChessError, and a ValueError
         Game().piece_at(square)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: Game().fen(en_passant="fen"),
+    lambda: Game().perft("2"),
+    lambda: Game().pgn({"Bad Tag": "x"}),
+    lambda: Game(ruleset="x"),
+    lambda: Game(ruleset=_with_config({"max-firings": None})),
+])
+def test_bad_arguments_are_chess_errors(call):
+    # (found by a stateful hunt: they were plain ValueError, TypeError, AttributeError)
+    with pytest.raises(ArgumentError):
+        call()
+
+
+def _with_config(cfg):
+    from chess_rules.fide import fide_rules
+    rs = fide_rules()
+    rs.config.update(cfg)
+    return rs
+
+
+def test_the_legal_moves_a_caller_gets_are_its_own():
+    g = Game()
+    g.legal_moves().clear()                  # used to empty the game's own list
+    assert len(g.legal_moves()) == 20 and g.outcome() is None
+    g.push("h2h4")
+
+
+def test_a_shallow_copy_is_a_game_of_its_own():
+    import copy
+    g = Game()
+    g.legal_moves()
+    c = copy.copy(g)
+    c.push("e2e4")
+    assert g.fen() == STARTING_FEN and g.move_stack == []
+    g.push("d2d4")
+    assert g.fen().startswith("rnbqkbnr/pppppppp/8/8/3P4/")
+
+
+def test_pgn_never_writes_a_callers_setup_or_fen_tag():
+    g = Game()
+    g.push("e2e4")
+    text = g.pgn({"SetUp": "1", "FEN": "4k3/8/8/8/8/8/8/4K3 w - - 0 1", "Event": "x"})
+    assert "SetUp" not in text and "FEN" not in text and '[Event "x"]' in text
+    game = chess.pgn.read_game(io.StringIO(text))
+    assert not game.errors and game.end().board().fen() == g.fen()
+
+
+def test_a_move_off_the_board_prints_and_is_refused():
+    from chess_rules.moves import Move
+    assert repr(Move(0, 64)).startswith("Move(0, 64")
+    for m in (Move(0, 64), Move(-52, -36)):          # (negative squares used to wrap)
+        with pytest.raises(MoveParseError, match="not on the board"):
+            Game().push(m)
+
+
+def test_a_games_copy_keeps_its_firing_cap():
+    g = Game()
+    g.max_firings = 50
+    assert g.copy().max_firings == 50
 
 
 def test_a_game_keeps_its_own_copy_of_the_rule_set():

@@ -370,3 +370,19 @@ def test_a_raising_comparison_is_located_though_it_has_several_names():
                source="c.hr")
     e = refused(s, E.MatchError, s.assert_fact, "a", x="text")
     assert (e.source, e.line, e.column) == ("c.hr", 6, 11)
+
+
+def test_every_engine_error_pickles_and_copies_as_it_is():
+    # a game run in a worker process hands its error back pickled (RunawayError,
+    # ActionError and others with constructors of their own used to fail)
+    import copy
+    import pickle
+    samples = [E.RunawayError("r", 10), E.ActionError("r", ValueError("x"), ("f.hr", 3, 4)),
+               E.StageCycleError(["a", "b"]), E.CollectedFactsError("m", "xs", "r"),
+               E.ActionFunctionError("add", "r"), E.MatchError("m", KeyError("k"), ("f", 1, 2)),
+               E.RuleSyntaxError("bad", 1, 2, "f.hr"), E.UnknownTemplateError("t", "r")]
+    for e in samples:
+        for back in (pickle.loads(pickle.dumps(e)), copy.copy(e)):
+            assert type(back) is type(e) and str(back) == str(e)
+            assert {k: repr(v) for k, v in vars(back).items()} == \
+                   {k: repr(v) for k, v in vars(e).items()}
