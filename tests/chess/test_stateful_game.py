@@ -88,19 +88,20 @@ start_fens = st.one_of(
 )
 
 
-def reference_verdict(board: chess.Board):
-    out = []
-    if board.is_checkmate():
-        out.append(("white" if board.turn == chess.BLACK else "black", "checkmate"))
-    if board.is_insufficient_material():
-        out.append((None, "insufficient material"))
-    if board.is_stalemate():
-        out.append((None, "stalemate"))
-    if board.is_fifty_moves():
-        out.append((None, "fifty-move rule"))
-    if board.is_repetition(3):
-        out.append((None, "threefold repetition"))
-    return out
+def _sibling(relative: str, name: str):
+    """A test module beside this one, loaded under a name of its own (the tests
+    are no package: importing them by name could pick another file's)."""
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / relative
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+#: python-chess's position predicates, as the differential test reads them
+reference_verdict = _sibling("chess/test_differential.py", "_stateful_differential").reference_verdict
 
 
 def reference_repetitions(board: chess.Board) -> int:
@@ -388,36 +389,8 @@ import chess.variant  # noqa: E402
 
 from presets.layouts import get_layout  # noqa: E402
 
-sf.load_variant_config("""
-[hr-knightmate:chess]
-king = -
-commoner = k
-castlingKingPiece = k
-extinctionValue = loss
-extinctionPieceTypes = n
-extinctionPseudoRoyal = true
-extinctionPieceCount = 64
-
-[hr-dualking:chess]
-king = -
-commoner = k
-castlingKingPiece = k
-extinctionValue = loss
-extinctionPieceTypes = k
-extinctionPseudoRoyal = true
-extinctionPieceCount = 64
-
-[hr-captureall:chess]
-king = -
-commoner = k
-castlingKingPiece = k
-extinctionValue = loss
-extinctionPieceTypes = *
-
-[hr-extinction-knight:chess]
-extinctionValue = loss
-extinctionPieceTypes = n
-
+# the royalty variants of the preset differential test, and two of this file's own
+sf.load_variant_config(_sibling("presets/test_v2_differential.py", "_stateful_v2").CONFIG + """
 [hr-bishops-ignore-color:chess]
 bishop = -
 customPiece1 = b:BW
