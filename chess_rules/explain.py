@@ -116,13 +116,12 @@ def no_rule_reason(game, frm: int, to: int, promo) -> str:
             return why
     if st.colors[to] == turn:
         return f"{SQUARE_NAMES[to]} holds {turn}'s own {st.types[to]}"
-    # a blocked line is the reason only where FIDE's slider, or a preset's form
-    # of it (wrap-board's, knight-immunity's), moves the piece: a rule of one's
-    # own in its place may step, leap or slide otherwise
-    fide_slider = _FIDE_SLIDER.get(ptype)
-    origin = game.ruleset.origin.get(fide_slider)
+    # a blocked line is the reason only where the piece's slider says it slides
+    # (the 'slides' meta: FIDE's, wrap-board's, knight-immunity's); a rule in its
+    # place (Berolina pawns, a rook of one's own) may step, leap or slide otherwise
+    slider = game.ruleset.productions.get(_FIDE_SLIDER.get(ptype))
     blocker = _first_blocker(st, ptype, frm, to) \
-        if fide_slider in movers and (origin == "fide" or origin in game.ruleset.presets) \
+        if slider is not None and slider.name in movers and slider.meta.get("slides") \
         else None
     if blocker is not None:
         return (f"the {ptype} on {SQUARE_NAMES[frm]} cannot pass the {st.types[blocker]} "

@@ -453,12 +453,17 @@ def threefold(ctx, status):
 # ---------------------------------------------------------------- the rule set
 
 
-def mover(name, piece_type, gen, attacks, doc, group="fide"):
+def mover(name, piece_type, gen, attacks, doc, group="fide", slides=False):
     """A generate-stage production moving every ``piece_type`` of the side to move.
 
     It collects them (one firing per movegen request, ``gen(ctx, pieces)``), so
-    a request costs one partial match per mover, not one per piece."""
-    return Rule(name, stage="generate", doc=doc, attacks=attacks, **{"attack-group": group}) \
+    a request costs one partial match per mover, not one per piece. ``slides``:
+    its moves run along lines that the first piece in the way stops (the
+    ``slides`` meta: explanations may then name that piece)."""
+    meta = {"attack-group": group}
+    if slides:
+        meta["slides"] = True
+    return Rule(name, stage="generate", doc=doc, attacks=attacks, **meta) \
         .when(P("movegen", color=V.c), Collect(P("piece", type=piece_type, color=V.c)).as_("ps")) \
         .then(Call(gen, V.ps))
 
@@ -478,7 +483,7 @@ def movement_rules(topo, group="fide"):
     out.append(mover("fide.pawn-double-push", "pawn",
                      reg(f"gen.pawn-double.{topo.name}", make_pawn_double_gen(topo)), None,
                      "An unmoved pawn on its home rank advances two squares through an empty one.",
-                     group))
+                     group, slides=True))
     out.append(mover("fide.pawn-capture", "pawn",
                      reg(f"gen.pawn-capture.{topo.name}", make_pawn_capture_gen(topo)),
                      lambda c, t, sq, by, topo=topo: geo.attacked_by_pawn(c, t, topo, sq, by),
@@ -495,7 +500,7 @@ def movement_rules(topo, group="fide"):
                          reg(f"gen.{ptype}.{topo.name}", make_slider_gen(ptype, topo, dirs)),
                          lambda c, t, sq, by, topo=topo, pt=(ptype,), d=dirs:
                              geo.attacked_by_slider(c, t, topo, sq, by, pt, d),
-                         doc, group))
+                         doc, group, slides=True))
     out.append(mover("fide.king-move", "king",
                      reg(f"gen.king.{topo.name}", make_leaper_gen("king", topo, geo.KING_OFFSETS)),
                      lambda c, t, sq, by, topo=topo: geo.attacked_by_leaper(

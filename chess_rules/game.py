@@ -529,6 +529,8 @@ class Game:
 
         ``on_move(uci, count)``, if given, is called as each root move is done
         (the CLI's progress display)."""
+        if not isinstance(depth, int) or isinstance(depth, bool) or depth < 1:
+            raise ArgumentError(f"depth is a whole number of at least 1, not {depth!r}")
         out = {}
         for m in list(self._legal()):
             self._play(m)

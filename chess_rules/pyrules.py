@@ -99,22 +99,52 @@ def _from_directory(directory: str, name: str, module) -> bool:
     return False
 
 
-def _found_without(directory: str, top: str) -> bool:
-    """Whether Python finds the top-level module ``top`` in ``directory`` with no
-    help (the directory on the import path anyway, an editable install's finder)."""
+def _places(top: str) -> list | None:
+    """Where Python finds the top-level module ``top`` as the import path is
+    now (its file, or a package's directories), or None."""
     for finder in sys.meta_path:
         try:
             spec = finder.find_spec(top, None)
         except Exception:
             continue
         if spec is not None:
-            places = [spec.origin] + list(spec.submodule_search_locations or ())
-            return any(isinstance(p, str) and p.startswith(directory + os.sep) for p in places)
-    return False
+            return [p for p in [spec.origin] + list(spec.submodule_search_locations or ())
+                    if isinstance(p, str)]
+    return None
 
 
-#: modules earlier rule-file loads imported from their directories (name -> module)
-_NEIGHBOURS: dict = {}
+def _inside(directory: str, places) -> bool:
+    return any(p.startswith(directory + os.sep) for p in places)
+
+
+def _found_without(directory: str, top: str) -> bool:
+    """Whether Python finds the top-level module ``top`` in ``directory`` with no
+    help (the directory on the import path anyway, an editable install's finder)."""
+    places = _places(top)
+    return places is not None and _inside(directory, places)
+
+
+#: the directories whose neighbours earlier rule-file loads left imported
+_NEIGHBOUR_DIRS: list = []
+
+
+def _found_elsewhere(directory: str, top: str) -> bool:
+    """Whether Python finds the top-level module ``top`` outside ``directory``
+    (the standard library's ``statistics``, an installed package)."""
+    places = _places(top)
+    return places is not None and not _inside(directory, places)
+
+
+def _forget_neighbours() -> None:
+    """Drop every module imported from the directories of earlier loads (the
+    modules those loads imported, and submodules their functions imported later
+    while a game ran), but those Python finds there without help."""
+    for d in _NEIGHBOUR_DIRS:
+        for n, m in list(sys.modules.items()):
+            if m is not None and _from_directory(d, n, m) \
+                    and not _found_without(d, n.partition(".")[0]):
+                del sys.modules[n]
+    _NEIGHBOUR_DIRS.clear()
 
 
 @contextmanager
@@ -122,21 +152,20 @@ def _neighbours_of(directory: Path):
     """``directory`` first on the import path for the load, its neighbours its own.
 
     A rule file's neighbours (``from common import SPEC`` next to it) are its
-    own: before a load, the modules earlier rule-file loads imported from their
-    directories are forgotten, so that two directories with a ``common.py``
-    each never see each other's, in any order, and an edited neighbour is read
-    again. After the load they stay imported, so that the rule set's functions
-    may import them again while the game runs (until the next rule file is
-    loaded: Python has one module of a name at a time). Modules imported
-    otherwise stay as they are (a module of that name imported before, from
-    elsewhere, is that module, as in Python), and so does one Python finds in
-    the directory without the rule file's help (the directory is on the import
-    path anyway, or an editable install's: the program's own modules)."""
+    own: before a load, the modules imported from the directories of earlier
+    loads are forgotten, so that two directories with a ``common.py`` each never
+    see each other's, in any order, and an edited neighbour is read again.
+    After the load they stay imported, so that the rule set's functions may
+    import them again while the game runs (until the next rule file is loaded:
+    Python holds one module of a name at a time). A neighbour named as a module
+    Python finds elsewhere (``statistics.py``) is the file's only while it loads:
+    it is dropped after, and the rest of the program gets its own. Modules
+    imported otherwise stay as they are (a module of that name imported before
+    is that module, as in Python), and so does one Python finds in the
+    directory without the rule file's help (the directory is on the import path
+    anyway, or an editable install's: the program's own modules)."""
     entry = str(directory)
-    for n, m in list(_NEIGHBOURS.items()):
-        if sys.modules.get(n) is m:
-            del sys.modules[n]
-    _NEIGHBOURS.clear()
+    _forget_neighbours()
     before = dict(sys.modules)
     importlib.invalidate_caches()        # a neighbour written since the last look
     sys.path.insert(0, entry)
@@ -147,9 +176,12 @@ def _neighbours_of(directory: Path):
         new = [n for n, m in list(sys.modules.items())
                if before.get(n) is not m and _from_directory(entry, n, m)]
         own = {t for t in {n.partition(".")[0] for n in new} if not _found_without(entry, t)}
+        shadows = {t for t in own if _found_elsewhere(entry, t)}
         for n in new:
-            if n.partition(".")[0] in own:
-                _NEIGHBOURS[n] = sys.modules[n]
+            if n.partition(".")[0] in shadows:
+                del sys.modules[n]
+        if own - shadows:
+            _NEIGHBOUR_DIRS.append(entry)
 
 
 def _is_file(target: str) -> bool:

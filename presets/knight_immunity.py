@@ -76,7 +76,8 @@ def apply(rules, config) -> None:
     bishop_move = mover("fide.bishop-move", "bishop", "gen.bishop.knight-immunity",
                         bishop_attacks,
                         "knight-immunity: a bishop slides diagonally but never captures a "
-                        "knight; its threat passes through enemy knights.", group="preset")
+                        "knight; its threat passes through enemy knights.", group="preset",
+                        slides=True)
     # on the plain board it moves a bishop nowhere FIDE's would: K+B v K stays a
     # dead position (on a bouncing or wrapping board the bishop is another piece)
     bishop_move.meta["within-fide-moves"] = topo.name == "plain"

@@ -158,6 +158,8 @@ class NetworkEditing:
             for am in list(self.alpha_memories.values())[n_amems:]:
                 if not am.successors:
                     self._drop_alpha_memory(am)
+            for am in self.alpha_memories.values():
+                _prune_indexes(am)      # (a join made its index, then failed)
             self._unblocked.clear()
             if isinstance(e, ReteError) or not isinstance(e, Exception):
                 raise
@@ -185,16 +187,8 @@ class NetworkEditing:
                 amem.successors.remove(node)
             if not amem.successors:
                 self._drop_alpha_memory(amem)
-            elif amem.indexes:
-                # an index no remaining join reads is not kept up to date: a
-                # modify of a slot no condition reads renews the fact in place
-                # (rete.renewal), and a production added later would find the
-                # stale index and join on old values. Dropped, it is rebuilt
-                # afresh by whoever needs it.
-                used = {sp.slots for sp in (getattr(n, "spec", None) for n in amem.successors)
-                        if sp is not None and sp.amem_index is not None}
-                for slots in [k for k in amem.indexes if k not in used]:
-                    del amem.indexes[slots]
+            else:
+                _prune_indexes(amem)
         if isinstance(node, JoinNode) and node.pidx is not None:
             node.parent.release_index(node.spec)
             node.pidx = None
@@ -231,3 +225,18 @@ class NetworkEditing:
             if not table:
                 del node.parent.children[slot]
             node = node.parent
+
+
+def _prune_indexes(amem) -> None:
+    """Drop the indexes of ``amem`` that no successor reads.
+
+    An index no join reads is not kept up to date: a modify of a slot no
+    condition reads renews the fact in place (:mod:`rete.renewal`), and a
+    production added later would find the stale index and join on old values.
+    Dropped, it is built afresh by whoever needs it."""
+    if not amem.indexes:
+        return
+    used = {sp.slots for sp in (getattr(n, "spec", None) for n in amem.successors)
+            if sp is not None and sp.amem_index is not None}
+    for slots in [k for k in amem.indexes if k not in used]:
+        del amem.indexes[slots]

@@ -237,3 +237,62 @@ def test_a_rule_file_in_a_directory_on_the_import_path_leaves_its_modules_alone(
     finally:
         sys.modules.pop("mypkg", None)
         sys.modules.pop("mypkg2", None)
+
+
+LATE_HOUSE = '''from chess_rules.fide import fide_rules
+from rete import Call, Collect, P, Rule, V
+import helpers
+
+
+def gen(ctx, ps):
+    from helpers.late import SPEC          # a submodule first imported while the game runs
+    return ctx.session.functions["gen-leap"](ctx, ps, SPEC)
+
+
+def build():
+    rs = fide_rules()
+    rs.function("house.gen", gen)
+    rs.replace(Rule("fide.knight-move", stage="generate")
+               .when(P("movegen", color=V.c),
+                     Collect(P("piece", type="knight", color=V.c)).as_("ps"))
+               .then(Call("house.gen", V.ps)))
+    return rs
+'''
+
+
+def test_a_submodule_a_rule_set_imported_while_playing_is_forgotten_with_its_folder(
+        tmp_path, monkeypatch, capsys):
+    # (found by review: the late submodule of the first folder survived the next
+    # load, and the second folder's knight moved like the first's)
+    for d, (spec, moves) in KNIGHTS.items():
+        pkg = tmp_path / d / "helpers"
+        pkg.mkdir(parents=True)
+        (pkg / "__init__.py").write_text("", encoding="utf-8")
+        (pkg / "late.py").write_text(f"SPEC = {spec!r}\n", encoding="utf-8")
+        (tmp_path / d / "house.py").write_text(LATE_HOUSE, encoding="utf-8")
+        (tmp_path / d / "t.hrt").write_text(
+            f'scenario "{d} knight"\n  ruleset house.py:build\n'
+            f'  fen 4k3/8/8/8/3N4/8/8/4K3 w - - 0 1\n  expect moves from d4: {moves}\n',
+            encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    try:
+        assert main([str(tmp_path / "v1"), str(tmp_path / "v2")]) == 0, capsys.readouterr().out
+    finally:
+        for n in [n for n in sys.modules if n == "helpers" or n.startswith("helpers.")]:
+            del sys.modules[n]
+
+
+def test_a_neighbour_named_as_a_standard_module_is_the_files_only_while_it_loads(
+        tmp_path, monkeypatch):
+    import statistics
+    (tmp_path / "statistics.py").write_text("def mean(xs):\n    return 'mine'\n")
+    (tmp_path / "house.py").write_text(
+        "import statistics\nfrom chess_rules.fide import fide_rules\n"
+        "SEEN = statistics.mean([1, 2])\nbuild = fide_rules\n")
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    monkeypatch.delitem(sys.modules, "statistics")
+    from chess_rules.pyrules import load_ruleset_spec
+    load_ruleset_spec("house.py:build", base_dir=tmp_path)
+    import statistics as after
+    assert after.mean([1, 2]) == 1.5 and after.__file__ == statistics.__file__

@@ -153,3 +153,7 @@ def test_a_blocked_line_is_the_reason_only_for_fides_own_sliders():
     import presets
     for pid in ("wrap-board", "knight-immunity"):
         assert "cannot pass the pawn on d2" in Game(ruleset=presets.load(pid)).explain("c1e3").text
+    # Berolina pawns never step straight: the knight on e3 is not why e2e4 is illegal
+    fen = "rnbqkbnr/pppppppp/8/8/8/4N3/PPPPPPPP/R1BQKBNR w KQkq - 0 1"
+    assert Game(fen, ruleset=presets.load("berolina-pawns")).explain("e2e4").text.startswith(
+        "e2e4: illegal - no rule moves the pawn on e2 to e4")

@@ -280,6 +280,8 @@ def test_piece_at_refuses_what_is_no_square(square):
     lambda: Game().pgn({"Bad Tag": "x"}),
     lambda: Game(ruleset="x"),
     lambda: Game(ruleset=_with_config({"max-firings": None})),
+    lambda: Game().perft_divide("2"),
+    lambda: Game().perft_divide(0),
 ])
 def test_bad_arguments_are_chess_errors(call):
     # (found by a stateful hunt: they were plain ValueError, TypeError, AttributeError)

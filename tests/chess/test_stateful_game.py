@@ -370,7 +370,7 @@ class TestGameVsBoard(GameVsBoard.TestCase):
 @pytest.mark.slow
 class TestGameVsBoardAtLength(GameVsBoard.TestCase):
     settings = settings(max_examples=300, stateful_step_count=30, deadline=None,
-                        suppress_health_check=_QUIET)
+                        database=None, suppress_health_check=_QUIET)
 
 
 # =====================================================================================
@@ -573,4 +573,4 @@ for _p in PRESET_CASES:
     globals()[f"TestPreset_{_name}_at_length"] = pytest.mark.slow(type(
         f"TestPreset_{_name}_at_length", (_m.TestCase,), {
             "settings": settings(max_examples=25, stateful_step_count=25, deadline=None,
-                                 suppress_health_check=_QUIET)}))
+                                 database=None, suppress_health_check=_QUIET)}))

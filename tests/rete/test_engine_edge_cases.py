@@ -200,3 +200,28 @@ def test_a_production_added_later_does_not_join_on_an_index_a_removed_one_left_s
     assert [a.production.name for a in s.activations()] == ["keep"]
     s.modify(f, a=1)
     assert sorted(a.production.name for a in s.activations()) == ["keep", "new"]
+
+
+def test_a_production_that_failed_to_compile_leaves_no_stale_index():
+    # its join made an index on t.a, then its left key raised on the tokens
+    # present; the index stayed, nothing read t.a, a modify renewed in place
+    from rete import Expr, MatchError
+
+    def boom(x):
+        if x == 1:
+            raise ValueError("boom")
+        return x
+    s = Session()
+    s.slot_specific = True
+    s.register_function("boom", boom)
+    s.deftemplate("t", "a", "b")
+    s.deftemplate("q", "v")
+    s.add(Rule("keep").when(P("t")))
+    s.add(Rule("qs").when(P("q", v=V.x), P("t")))
+    f = s.assert_fact("t", a=1, b=0)
+    s.assert_fact("q", v=1)
+    with pytest.raises(MatchError):
+        s.add(Rule("bad").when(P("q", v=V.x), P("t", a=Expr("boom", V.x))))
+    s.modify(f, a=2)
+    s.add(Rule("new").when(P("q", v=V.x), P("t", a=V.x)))
+    assert sorted(a.production.name for a in s.activations()) == ["keep", "qs"]
