@@ -40,9 +40,9 @@ Load it with ``load_rule_file(ruleset, path)`` or ``houserules moves FEN --rules
 Errors (syntax, unknown template/slot/function/stage, a rule with no stage, a
 name clash, removing a rule that does not exist, a move helper's offsets or
 directions that do not parse, ``meta(attacks: ...)`` or ``meta(simulate: ...)``,
-which only Python can give as the functions they are) come back as :class:`rete.ReteError` subclasses with
-``file:line:column`` in front of the message; the rule set passed in is never
-changed.
+which only Python can give as the functions they are) come back as
+:class:`rete.ReteError` subclasses with ``file:line:column`` in front of the
+message; the rule set passed in is never changed.
 """
 from __future__ import annotations
 

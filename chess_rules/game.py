@@ -27,6 +27,7 @@ from .fen import STARTING_FEN, FenPosition
 from .moves import Move
 from .notation import MoveInfo, game_to_pgn, move_to_san, normalize_uci, parse_san
 from .ruleset import RuleSet
+from .schema import TEMPLATES
 from .squares import PIECE_LETTER, SQUARE_NAMES, opposite
 from .state import ChessState
 
@@ -122,7 +123,6 @@ class Game:
         # counter) are part of the position: two positions that differ in them
         # are not a repetition. Those a position token writes already
         # (config['keyed-templates']: the modifiers', the dice) count through it.
-        from .schema import TEMPLATES
         known = {t.name for t in TEMPLATES} | set(ruleset.config.get("keyed-templates", ()))
         self._own_templates = tuple(sorted(t for t in ruleset.templates if t not in known))
         if position is None:
