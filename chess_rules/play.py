@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+import sys
 
 from rich.console import Console
 from rich.markup import escape
@@ -45,9 +46,14 @@ class TerminalConsole(Console):
 
 
 def terminal_prompt(console: Console):
-    """A prompt on ``console``; the end of input (Ctrl-D, or a closed pipe)
-    reads as ``quit``, so the game ends instead of raising."""
+    """A prompt on ``console``; the end of input (Ctrl-D, a closed pipe, or no
+    stdin at all: a closed file descriptor 0) reads as ``quit``, so the game
+    ends instead of raising."""
     def ask(prompt: str) -> str:
+        if sys.stdin is None:
+            # fd 0 closed (``<&-``): input() would raise "lost sys.stdin"
+            console.print(prompt)
+            return "quit"
         try:
             return console.input(prompt)
         except EOFError:

@@ -210,6 +210,20 @@ def test_end_of_input_ends_a_human_chess_game_quietly(monkeypatch):
     assert text.count("your move") == 2                        # asked again after 'zz'
 
 
+def test_a_closed_stdin_ends_a_human_chess_game_quietly(monkeypatch):
+    # fd 0 closed (``houserules play <&-``): no sys.stdin at all, not a traceback
+    import io
+
+    from rich.console import Console
+
+    from chess_rules.fide import fide_rules
+    from chess_rules.play import play
+    monkeypatch.setattr("sys.stdin", None)
+    console = Console(record=True, width=100, file=io.StringIO())
+    assert play(START, fide_rules(), human="white", seed=1, console=console) == 0
+    assert "your move" in console.export_text()
+
+
 def test_ctrl_c_exits_130_without_a_traceback(capsys, monkeypatch):
     import chess_rules.cli as cli
 

@@ -199,3 +199,14 @@ def test_a_human_without_a_micro_move_is_told_the_turn_passes():
     play_game(seed=seed, human="white", console=console, start=start, max_turns=2,
               inputs=lambda prompt: next(answers))
     assert "white has no legal micro-move: the turn passes" in console.export_text()
+
+
+def test_a_closed_stdin_ends_a_human_game_quietly(monkeypatch):
+    # stdin closed (``houserules dice play --human white <&-``): Python has no
+    # sys.stdin at all and input() raises RuntimeError; that is the end of input
+    import io
+    monkeypatch.setattr("sys.stdin", None)
+    console = Console(record=True, width=100, file=io.StringIO())
+    rec = play_game(seed=1, human="white", console=console)
+    assert rec.turns == [] and rec.winner is None
+    assert "your micro-move" in console.export_text()
