@@ -206,7 +206,8 @@ def play_game(seed: int | None = None, white: str = "greedy", black: str = "rand
     (a ``prompt -> str`` callable; the console by default). ``ruleset``: Dice
     Chess over a preset's rule set (``presets.load(...)``); the game starts from
     ``start``, else from the first preset's preferred layout, else the standard
-    position.
+    position. A ``start`` whose game is over (a king taken) plays no turn: the
+    record has its winner and no turns.
     """
     from .dfen import START_DFEN, parse_dfen
 
@@ -219,6 +220,14 @@ def play_game(seed: int | None = None, white: str = "greedy", black: str = "rand
     rec = GameRecord()
     ask = inputs or terminal_prompt(console)
     say = (lambda *a, **k: None) if quiet else console.print
+    first = DiceGame(dfen, ruleset)
+    if first.winner():
+        # a start whose game is over (a king taken): no turn is played, no
+        # roll, and no turn is recorded as the one that won it
+        rec.winner, rec.final = first.winner(), dfen
+        say(render_board(first))
+        say(f"[bold green]the game is already over: {escape(first.over_text())}[/bold green]")
+        return rec
     for _ in range(max_turns):
         pos = parse_dfen(dfen, ruleset)
         color = pos.turn

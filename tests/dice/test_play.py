@@ -210,3 +210,19 @@ def test_a_closed_stdin_ends_a_human_game_quietly(monkeypatch):
     rec = play_game(seed=1, human="white", console=console)
     assert rec.turns == [] and rec.winner is None
     assert "your micro-move" in console.export_text()
+
+
+def test_a_start_whose_game_is_over_plays_no_turn():
+    # Black's king is already taken: no roll, no phantom turn recorded as the
+    # one that "captures the king", with dice left in the DFEN or without
+    import io
+    for start in ("4R3/8/8/8/8/8/PP6/4K3 w - - 0 1 PP", "4R3/8/8/8/8/8/PP6/4K3 w - - 0 1 -",
+                  "4R3/8/8/8/8/8/PP6/4K3 b - - 0 1 -"):
+        for human in (None, "white"):
+            console = Console(record=True, width=100, file=io.StringIO())
+            rec = play_game(seed=1, human=human, console=console, start=start,
+                            inputs=lambda prompt: "quit")
+            text = console.export_text()
+            assert rec.turns == [] and rec.winner == "white" and rec.final == start, text
+            assert "rolls" not in text and "captures the king" not in text
+            assert "the game is already over: white captured the king" in text
