@@ -110,6 +110,16 @@ def _unescape(tok: Token) -> str:
     return "".join(out)
 
 
+def _int(s: str, tok) -> int:
+    """An integer literal; one too long for Python to read (over 4300 digits,
+    ``sys.get_int_max_str_digits``) is a syntax error at the number."""
+    try:
+        return int(s)
+    except ValueError:
+        raise SyntaxAt(f"number {s[:20]}... ({len(s.lstrip('+-'))} digits) is too long", tok) \
+            from None
+
+
 class _Entry:
     __slots__ = ("slot", "first", "preds")
 
@@ -157,7 +167,7 @@ class RuleTextBuilder(Transformer):
             if not math.isfinite(v):
                 raise SyntaxAt(f"number {s} is out of range", t)
             return v
-        return int(s)
+        return _int(s, t)
 
     def string(self, c):
         return _unescape(c[0])
@@ -247,7 +257,7 @@ class RuleTextBuilder(Transformer):
         s = str(t)
         if not re.fullmatch(r"[+-]?\d+", s):
             raise SyntaxAt(f"salience must be an integer, not {s}", t)
-        return _Opt("salience", int(s), t)
+        return _Opt("salience", _int(s, t), t)
 
     def opt_replaces(self, c):
         return _Opt("replaces", True, c[0])

@@ -346,6 +346,9 @@ def test_template_round_trip_property(t):
     ('rule r then assert x(a: "bad \\q") end', 1, 25, ["unknown escape \\q"]),
     ("rule r salience 1.5 then end", 1, 17, ["salience must be an integer"]),
     ("rule r salience 1 salience 2 then end", 1, 28, ["salience given twice"]),
+    # more digits than Python reads (4300) is a syntax error, not a ValueError
+    ("rule r salience " + "9" * 5000 + " then end", 1, 17, ["(5000 digits) is too long"]),
+    ("rule r then\n  assert x(a: -" + "1" * 4400 + ") end", 2, 15, ["(4400 digits) is too long"]),
     ("rule r when x(a: > ?y) then end", 1, 18, ["bind the slot to a variable"]),
     ("template t (a a)", 1, 10, ["declares a slot twice"]),
     ("\n\nrule r when\n  test ?a\nthen end", 5, 1, ["a comparison", "found 'then'"]),
