@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from lark import Lark
+from lark import Lark, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 
 from .errors import RuleSyntaxError
@@ -86,12 +86,37 @@ def _syntax_error(e: UnexpectedInput, text: str, source: str) -> RuleSyntaxError
                            line, column, source)
 
 
+#: how deeply ``not``, ``exists`` and function calls may nest in rule text (the
+#: transformer, the compiler and the writer recurse through them)
+MAX_NESTING = 100
+_NESTING = frozenset({"negation", "exists", "call"})
+
+
+def _check_depth(tree, text: str, source: str) -> None:
+    """Refuse ``not``, ``exists`` or calls nested more than :data:`MAX_NESTING`
+    deep (the tree is walked without recursion, in text order) with a syntax
+    error at the first construct that goes too deep."""
+    stack = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if node.data in _NESTING:
+            depth += 1
+            if depth > MAX_NESTING:
+                line = getattr(node.meta, "line", None) or 1
+                column = getattr(node.meta, "column", None) or 1
+                raise RuleSyntaxError(f"nested too deeply: 'not', 'exists' and function "
+                                      f"calls nest at most {MAX_NESTING} levels"
+                                      f"{_rule_context(text, line)}", line, column, source)
+        stack.extend((c, depth) for c in reversed(node.children) if isinstance(c, Tree))
+
+
 def parse_rules(text: str, source: str = "<string>") -> RuleFile:
     """Parse rule text into a :class:`RuleFile`; raises :class:`RuleSyntaxError`."""
     try:
         tree = _parser().parse(text)
     except UnexpectedInput as e:
         raise _syntax_error(e, text, source) from None
+    _check_depth(tree, text, source)
     try:
         return RuleTextBuilder(source).transform(tree)
     except VisitError as e:

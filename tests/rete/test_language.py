@@ -787,3 +787,26 @@ def test_meta_given_twice_points_at_the_second_meta():
     with pytest.raises(RuleSyntaxError) as ei:
         parse_rules("rule m meta(a: 1) meta(b: 2) when a() then end", "m.hr")
     assert (ei.value.line, ei.value.column) == (1, 19)
+
+
+def test_deep_nesting_is_a_syntax_error_not_a_recursion_error():
+    # 'not', 'exists' and calls nest at most 100 levels (rete.parsing.MAX_NESTING):
+    # deeper text is refused at the first construct too deep (it used to raise
+    # RecursionError)
+    n = 100
+    ok = ("template x (a)\nrule r when x(a: ?v) " + "not (" * n + "x(a: 2)" + ")" * n
+          + " test ?v = " + "add(" * n + "1" + ", 1)" * n + " then end")
+    s = Session()
+    load_rules(s, ok)
+    assert format_rule_file(parse_rules(ok))
+    for text, column in [
+            ("rule r when x(a: 1) " + "not (" * 3000 + "x(a: 2)" + ")" * 3000 + " then end",
+             21 + 5 * n),
+            ("rule r then assert x(a: " + "add(" * 3000 + "1" + ", 1)" * 3000 + ") end",
+             25 + 4 * n),
+            ("rule r when test " + "f(" * 3000 + "1" + ")" * 3000 + " then end", 18 + 2 * n)]:
+        s = Session()
+        with pytest.raises(RuleSyntaxError, match="nested too deeply") as ei:
+            load_rules(s, text, "deep.hr")
+        assert (ei.value.line, ei.value.column) == (1, column), str(ei.value)
+        assert "(in rule 'r')" in str(ei.value) and not s.productions
