@@ -42,7 +42,12 @@ name clash, removing a rule that does not exist, a move helper's offsets or
 directions that do not parse, ``meta(attacks: ...)`` or ``meta(simulate: ...)``,
 which only Python can give as the functions they are) come back as
 :class:`rete.ReteError` subclasses with ``file:line:column`` in front of the
-message; the rule set passed in is never changed.
+message; the rule set passed in is never changed. While the game runs, an
+action that writes a piece the board cannot hold (a ``square`` that is not a
+square number 0..63, a ``type`` not one of the six, a ``color`` not white or
+black; a ``royal`` fact of such a colour) raises
+:class:`rete.errors.SlotValueError`: the move is refused with an
+:class:`rete.ActionError` at the action, and the game stays as it was.
 """
 from __future__ import annotations
 

@@ -11,10 +11,25 @@ from __future__ import annotations
 
 from typing import Callable
 
+from rete.errors import SlotValueError
+
 from .moves import Move
-from .squares import SQUARE_NAMES, opposite
+from .squares import PIECE_LETTER, SQUARE_NAMES, opposite
 
 AttackFn = Callable[[list, list, int, str], bool]
+
+_COLORS = ("white", "black")
+
+
+def _bad_piece(v: dict) -> str:
+    """What is wrong with a piece fact's values (the mirror takes none of it)."""
+    sq = v["square"]
+    if sq.__class__ is not int or not 0 <= sq < 64:
+        return f"a piece's square is a square number 0..63 (a1=0, h8=63), not {sq!r}"
+    if v["type"] not in PIECE_LETTER:
+        return (f"a piece's type is one of {', '.join(PIECE_LETTER)}, "
+                f"not {v['type']!r}")
+    return f"a piece's color is white or black, not {v['color']!r}"
 
 
 #: a piece type no rule moves or attacks with: :meth:`ChessState.attackers`
@@ -81,19 +96,28 @@ class ChessState:
             v = fact.values
             sq = v["square"]
             if kind == "assert":
+                if sq.__class__ is not int or not 0 <= sq < 64 or \
+                        v["type"] not in PIECE_LETTER or v["color"] not in _COLORS:
+                    # refused before the mirror changes (a rule's action that
+                    # writes one raises, and the change is undone)
+                    raise SlotValueError(_bad_piece(v))
                 self.colors[sq] = v["color"]
                 self.types[sq] = v["type"]
                 self.facts[sq] = fact
-            elif self.facts[sq] is fact:
+            elif sq.__class__ is int and 0 <= sq < 64 and self.facts[sq] is fact:
                 self.colors[sq] = None
                 self.types[sq] = None
                 self.facts[sq] = None
         elif t == "royal":
             v = fact.values
+            royal = self.royal.get(v["color"]) if v["color"].__hash__ is not None else None
             if kind == "assert":
-                self.royal[v["color"]].add(v["type"])
-            else:
-                self.royal[v["color"]].discard(v["type"])
+                if royal is None:
+                    raise SlotValueError(f"a royal fact's color is white or black, "
+                                         f"not {v['color']!r}")
+                royal.add(v["type"])
+            elif royal is not None:
+                royal.discard(v["type"])
 
     # ------------------------------------------------------------ candidates
 

@@ -550,3 +550,36 @@ end
         g.push("a1a8")
     assert g.fen() == fen and g.move_stack == []
     assert [f["n"] for f in g.session.facts_of("house.counter")] == [0]
+
+
+@pytest.mark.parametrize("action,problem", [
+    ('modify ?p (square: "x")', "a piece's square is a square number 0..63"),
+    ("modify ?p (square: 64)", "a piece's square is a square number 0..63"),
+    ("modify ?p (square: -1)", "not -1"),          # used to land on h8's mirror square
+    ("modify ?p (square: 20.0)", "not 20.0"),
+    ("modify ?p (type: unicorn)", "a piece's type is one of pawn"),
+    ("modify ?p (color: purple)", "a piece's color is white or black, not 'purple'"),
+    ("assert piece(type: queen, color: white)", "not None"),
+    ("assert royal(color: purple, type: king)", "a royal fact's color is white or black"),
+])
+def test_a_rule_that_writes_a_piece_off_the_board_is_an_action_error(action, problem):
+    # a piece fact the board cannot hold (a square that is no square, an unknown
+    # type or colour) is refused as it is written: the move is an ActionError and
+    # the game stays as it was (it used to be a TypeError, IndexError or KeyError
+    # out of the undo, leaving the game half undone, or a pawn mirrored onto h8)
+    from rete import ActionError
+    rs = load_rule_text(fide_rules(), f'''rule "house.off-board" stage post-move
+when
+  move(to: ?to)
+  ?p <- piece(square: ?to)
+then
+  {action}
+end
+''', "off.hr")
+    g = Game(ruleset=rs)
+    fen, legal = g.fen(), g.legal_uci()
+    with pytest.raises(ActionError, match="off.hr:6:3: rule 'house.off-board' failed") as ei:
+        g.push("e2e4")
+    assert problem in str(ei.value)
+    assert g.fen() == fen and g.move_stack == [] and g.legal_uci() == legal
+    assert str(g).splitlines()[0] == "r n b q k b n r"
