@@ -45,9 +45,13 @@ which only Python can give as the functions they are) come back as
 message; the rule set passed in is never changed. While the game runs, an
 action that writes a piece the board cannot hold (a ``square`` that is not a
 square number 0..63, a ``type`` not one of the six, a ``color`` not white or
-black; a ``royal`` fact of such a colour) raises
-:class:`rete.errors.SlotValueError`: the move is refused with an
-:class:`rete.ActionError` at the action, and the game stays as it was.
+black; a ``royal`` fact of such a colour; a ``game`` fact whose ``turn`` is
+neither, an ``ep`` fact whose ``square`` is no square or ``by`` no colour, a
+``castling`` fact whose ``side`` is not king or queen or whose squares are not
+squares) raises :class:`rete.errors.SlotValueError`: the move is refused with
+an :class:`rete.ActionError` at the action, and the game stays as it was. A
+move after whose rules there is not exactly one ``game`` fact (one retracted,
+or another asserted) is refused with a :class:`~chess_rules.errors.ChessError`.
 """
 from __future__ import annotations
 

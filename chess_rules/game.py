@@ -177,6 +177,7 @@ class Game:
         for hook in rs.setup_hooks:
             hook(self, pos)
         s.run(max_firings=self.max_firings)
+        self._check_game_fact()
         self._start_fen = self.fen()
         self._history = []
         self._push_key()
@@ -188,7 +189,19 @@ class Game:
         return self._game_fact().values["turn"]
 
     def _game_fact(self):
-        return next(iter(self.session.by_template["game"].values()))
+        games = self.session.by_template.get("game")
+        if not games:
+            raise ChessError("the rules took the game fact (turn, clocks) away: a position "
+                             "has exactly one")
+        return next(iter(games.values()))
+
+    def _check_game_fact(self) -> None:
+        """After the rules ran: exactly one game fact (a rule that retracts it, or
+        asserts another, breaks every position; the run is refused)."""
+        n = len(self.session.by_template.get("game") or ())
+        if n != 1:
+            raise ChessError(f"the rules left {n} game facts (turn, clocks): a position has "
+                             f"exactly one")
 
     def piece_at(self, square: int | str):
         """The piece fact on a square (name or index), or None."""
@@ -348,6 +361,7 @@ class Game:
         try:
             f = s.assert_fact("move", m.event(color))
             self._run_move_stages()
+            self._check_game_fact()
             if f.alive:
                 # the event fact came after the checkpoint, so rollback need not see
                 # it go: keeping its retraction out of the journal spares pop()
@@ -473,7 +487,7 @@ class Game:
     def _position_key(self) -> tuple:
         st = self.state
         bt = self.session.by_template
-        g = next(iter(bt["game"].values())).values
+        g = self._game_fact().values
         turn = g["turn"]
         eps = []
         ep_facts = bt.get("ep")

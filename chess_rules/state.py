@@ -32,6 +32,42 @@ def _bad_piece(v: dict) -> str:
     return f"a piece's color is white or black, not {v['color']!r}"
 
 
+def _on_board(sq) -> bool:
+    return sq.__class__ is int and 0 <= sq < 64
+
+
+def _bad_game(v: dict) -> str | None:
+    if v["turn"] not in _COLORS:
+        return f"the game fact's turn is white or black, not {v['turn']!r}"
+    return None
+
+
+def _bad_ep(v: dict) -> str | None:
+    if not _on_board(v["square"]):
+        return (f"an ep fact's square is a square number 0..63 (a1=0, h8=63), "
+                f"not {v['square']!r}")
+    if v["by"] not in _COLORS:
+        return f"an ep fact's by is white or black, not {v['by']!r}"
+    return None
+
+
+def _bad_castling(v: dict) -> str | None:
+    if v["color"] not in _COLORS:
+        return f"a castling fact's color is white or black, not {v['color']!r}"
+    if v["side"] not in ("king", "queen"):
+        return f"a castling fact's side is king or queen, not {v['side']!r}"
+    for slot in ("king-from", "king-to", "rook-from", "rook-to"):
+        if not _on_board(v[slot]):
+            return (f"a castling fact's {slot} is a square number 0..63 (a1=0, h8=63), "
+                    f"not {v[slot]!r}")
+    return None
+
+
+#: the facts besides pieces and royals the game reads (FEN, repetition, castling):
+#: what is wrong with one's values, checked as it is asserted
+_CHECKED = {"game": _bad_game, "ep": _bad_ep, "castling": _bad_castling}
+
+
 #: a piece type no rule moves or attacks with: :meth:`ChessState.attackers`
 #: turns the other pieces into it, so they block without attacking
 BLOCKER = "blocker"
@@ -118,6 +154,10 @@ class ChessState:
                 royal.add(v["type"])
             elif royal is not None:
                 royal.discard(v["type"])
+        elif kind == "assert" and t in _CHECKED:
+            problem = _CHECKED[t](fact.values)
+            if problem is not None:
+                raise SlotValueError(problem)
 
     # ------------------------------------------------------------ candidates
 

@@ -583,3 +583,39 @@ end
     assert problem in str(ei.value)
     assert g.fen() == fen and g.move_stack == [] and g.legal_uci() == legal
     assert str(g).splitlines()[0] == "r n b q k b n r"
+
+
+@pytest.mark.parametrize("action,problem", [
+    ("modify ?g (turn: purple)", "SlotValueError(\"the game fact's turn is white or black"),
+    ("assert ep(square: 99, pawn: 12, by: white)", "an ep fact's square is a square number"),
+    ('assert ep(square: "e3", pawn: 12, by: white)', "not 'e3'"),
+    ("assert ep(square: 20, pawn: 28, by: nil)", "an ep fact's by is white or black"),
+    ("assert castling(color: white, side: middle, king-from: 4, king-to: 6, rook-from: 7, "
+     "rook-to: 5)", "a castling fact's side is king or queen, not 'middle'"),
+    ("assert castling(color: white, side: king)", "a castling fact's king-from is a square"),
+    ("retract ?g", "the rules left 0 game facts"),
+    ("assert game(turn: black, halfmove: 0, fullmove: 7, half: 0)", "the rules left 2 game facts"),
+])
+def test_a_rule_that_breaks_the_game_state_refuses_the_move(action, problem):
+    # the facts the game reads besides pieces (the game fact, en-passant targets,
+    # castling rights) are checked too: a move whose rules break them is refused
+    # whole, with a typed error (it used to be a StopIteration, IndexError,
+    # KeyError or TypeError out of push() or fen(), the move half made)
+    from chess_rules.errors import ChessError
+    rs = load_rule_text(fide_rules(), f'''rule "house.breaker" stage turn-end
+when
+  move(from: 12)
+  ?g <- game(fullmove: 1)
+then
+  {action}
+end
+''', "breaker.hr")
+    g = Game(ruleset=rs)
+    fen, legal = g.fen(), g.legal_uci()
+    with pytest.raises((ReteError, ChessError)) as ei:
+        g.push("e2e4")
+    assert problem in str(ei.value)
+    assert g.fen() == fen and g.move_stack == [] and g.legal_uci() == legal
+    g.push("d2d4")
+    g.pop()
+    assert g.fen() == fen and g.repetitions() == 1
