@@ -13,6 +13,7 @@ Example::
 """
 from __future__ import annotations
 
+import reprlib
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
@@ -106,6 +107,7 @@ class Fact:
     def get(self, slot: str, default=None):
         return self.values.get(slot, default)
 
+    @reprlib.recursive_repr("<...>")     # a fact may hold itself in a slot
     def __repr__(self) -> str:
         inner = " ".join(f"{k}={v!r}" for k, v in self.values.items())
         return f"<f-{self.id} {self.template} {inner}>"

@@ -225,3 +225,23 @@ def test_a_production_that_failed_to_compile_leaves_no_stale_index():
     s.modify(f, a=2)
     s.add(Rule("new").when(P("q", v=V.x), P("t", a=V.x)))
     assert sorted(a.production.name for a in s.activations()) == ["keep", "qs"]
+
+
+def test_a_fact_that_holds_itself_prints_and_its_action_error_is_typed():
+    # rule text may write a fact into its own slot (modify ?p (v: ?p)); its repr,
+    # and an ActionError whose cause names it, used to raise RecursionError
+    from rete import ActionError
+    from rete.language import load_rules
+    s = Session()
+    s.register_function("boom", lambda ctx, f: (_ for _ in ()).throw(KeyError(f)))
+    load_rules(s, """template box (v)
+rule "loop" when ?b <- box(v: 0) then modify ?b (v: ?b) end
+rule "boom" when ?b <- box(v: ?v & != 0) then call boom(?b) end
+""", "self.hr")
+    f = s.assert_fact("box", v=0)
+    with pytest.raises(ActionError, match=r"self.hr:3:\d+: rule 'boom' failed in its action: "
+                                          r"KeyError\(<f-\d+ box v=<\.\.\.>>\)"):
+        s.run()
+    assert f["v"] == 0
+    s.modify(f, v=f)
+    assert repr(f) == f"<f-{f.id} box v=<...>>"
