@@ -46,13 +46,29 @@ def _rule_context(text: str, line: int) -> str:
     # \u2028 ... inside strings and comments
     head = "\n".join(text.split("\n")[:max(line, 0)])
     found = None
-    for m in re.finditer(r'(?m)^\s*rule\s+("(?:[^"\\\n]|\\.)*"|[^\s#]+)', head):
+    # the name as the grammar reads it (a header with none names no rule)
+    for m in re.finditer(r'(?m)^\s*rule\b\s*("(?:[^"\\\n]|\\.)*"|'
+                         r'[A-Za-z_][A-Za-z0-9_]*(?:[-.][A-Za-z0-9_]+)*)?', head):
         found = m.group(1)
     if found is None:
         return ""
     if found.startswith('"'):
         found = found[1:-1]
     return f" (in rule {found!r})"
+
+
+def _accepts_at(text: str, pos) -> set[str] | None:
+    """The terminals the parser accepts after the tokens of ``text[:pos]`` (None
+    when that cannot be told)."""
+    if not isinstance(pos, int):
+        return None
+    ip = _parser().parse_interactive(text[:pos])
+    try:
+        for _ in ip.iter_parse():
+            pass
+        return ip.accepts()
+    except UnexpectedInput:
+        return None
 
 
 def _syntax_error(e: UnexpectedInput, text: str, source: str) -> RuleSyntaxError:
@@ -67,7 +83,12 @@ def _syntax_error(e: UnexpectedInput, text: str, source: str) -> RuleSyntaxError
         else:
             found = repr(str(e.token))
     elif isinstance(e, UnexpectedCharacters):
-        expected = sorted({_describe_terminal(n) for n in (e.allowed or ())})
+        # the lexer's allowed set is its state's (LALR merges the lookaheads of
+        # every context that state serves): ask the parser what may come here
+        names = _accepts_at(text, e.pos_in_stream)
+        if names is None:
+            names = e.allowed or ()
+        expected = sorted({_describe_terminal(n) for n in names})
         found = repr(e.char)
     else:  # UnexpectedEOF
         expected = sorted({_describe_terminal(n) for n in getattr(e, "expected", ()) or ()})

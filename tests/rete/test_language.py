@@ -376,6 +376,37 @@ def test_syntax_error_lists_exactly_what_may_come_next():
     assert "')', 'and'" in str(ei.value) and (ei.value.line, ei.value.column) == (1, 26)
 
 
+@pytest.mark.parametrize("text,column,expected", [
+    # a character no token starts with: what the parser accepts there, not the
+    # lexer state's merged set (which offered ')' after a pattern, ',' and 'rule'
+    # after a rule's name, '&' and ')' after a test's first value)
+    ("rule r when x(a: 1) $ then end", 21,
+     "'collect', 'exists', 'not', 'test', 'then', a name, a variable (?x)"),
+    ("rule a\x00 then end", 7, "'meta', 'replaces', 'salience', 'stage', 'then', 'when', a string"),
+    ("rule r when test ?a ~ 1 then end", 21, "a comparison (= != < <= > >=)"),
+    ("rule r when x(a: @) then end", 18, "'false', 'nil', 'true', a comparison (= != < <= > >=), "
+     "a name, a number, a string, a variable (?x)"),
+    ("$", 1, "'remove', 'rule', 'stages', 'template', 'uses', end of input"),
+])
+def test_syntax_error_at_an_unknown_character_lists_exactly_what_may_come(text, column, expected):
+    with pytest.raises(RuleSyntaxError) as ei:
+        parse_rules(text)
+    msg = str(ei.value)
+    assert (ei.value.line, ei.value.column) == (1, column), msg
+    assert f"expected one of: {expected} but found" in msg or \
+        f"expected {expected} but found" in msg, msg
+
+
+def test_syntax_error_names_the_rule_as_the_grammar_reads_its_name():
+    # the name ends where a name ends ('r' of 'r$'); a header with no name names none
+    for text, context in [("rule r$ then end", " (in rule 'r')"),
+                          ("rule fide.x-y% then end", " (in rule 'fide.x-y')"),
+                          ("rule r then end\nrule $ then end", "found '$'")]:
+        with pytest.raises(RuleSyntaxError) as ei:
+            parse_rules(text)
+        assert str(ei.value).endswith(context), str(ei.value)
+
+
 def test_syntax_error_leaves_session_unchanged():
     s = Session()
     with pytest.raises(RuleSyntaxError):
