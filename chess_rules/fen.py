@@ -216,7 +216,11 @@ def _parse_count(text: str, field_name: str, minimum: int, fen: str) -> int:
     # isdigit() alone would let through non-ASCII digits such as '²'.
     if not (text.isascii() and text.isdigit()):
         raise FenError(field_name, f"{text!r} is not a non-negative integer", fen)
-    value = int(text)
+    try:
+        value = int(text)
+    except ValueError:      # more digits than Python reads (4300)
+        raise FenError(field_name, f"{text[:20] + '...'!r} has {len(text)} digits: too many",
+                       fen) from None
     if value < minimum:
         raise FenError(field_name, f"{text!r} is less than {minimum}", fen)
     return value

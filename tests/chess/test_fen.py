@@ -162,6 +162,9 @@ BAD = [
     (START_BOARD + " w KQkq - 0 0", "fullmove", "'0' is less than 1"),
     (START_BOARD + " w KQkq - 0 one", "fullmove", "'one' is not a non-negative integer"),
     (START_BOARD + " w KQkq - 0 -3", "fullmove", "not a non-negative integer"),
+    # more digits than Python reads: a FenError, not a bare ValueError
+    (START_BOARD + " w KQkq - " + "1" * 5000 + " 1", "halfmove", "has 5000 digits: too many"),
+    (START_BOARD + " w KQkq - 0 " + "9" * 4301, "fullmove", "'99999999999999999999...' has 4301"),
 ]
 
 

@@ -60,6 +60,7 @@ def test_both_colours_targets_at_once():
     ("8/8/8/2k5/8/1N6/2P5/K7 w - c3x 0 1 -", "en_passant", ""),
     ("8/8/8/2k5/8/1N6/2P5/K7 w - - -1 1 -", "halfmove", ""),
     ("8/8/8/2k5/8/1N6/2P5/K7 w - - 0 0 -", "fullmove", ""),
+    ("8/8/8/2k5/8/1N6/2P5/K7 w - - 0 " + "1" * 5000 + " -", "fullmove", "5000 digits: too many"),
     ("8/8/8/2k5/8/1N6/2P5/K7 w - - 0 1 NX", "dice", "'X'"),
     ("8/8/8/2k5/8/1N6/2P5/K7 w - - 0 1 NNNN", "dice", "4 dice"),
     ("8/8/8/2k5/8/1N6/2P5/K7 w - - 0 1 7", "dice", "'7'"),
