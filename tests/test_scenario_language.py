@@ -387,6 +387,10 @@ SYNTAX = [
     ('scenario "a"\n  expect turn red\n', 2, 15, "bad colour 'red'"),
     ('scenario "a"\n  config scope\n', 2, 10, "bad config 'scope'"),
     ('scenario "a"\n  expect tree {oops\n', 2, 15, "bad JSON"),
+    # JSON too deep for the reader: an error at the word, not "cannot read this
+    # statement: RecursionError(...)" at the line
+    ('scenario "a"\n  config a.b=' + "[" * 5000 + "]" * 5000 + '\n', 2, 10,
+     "bad config value for a.b: JSON nested too deeply"),
     ('scenario "a"\n  move e2e4\n  fen 8/8/8/8/8/8/8/8 w - - 0 1\n', 3, 3, "'fen' is a setup statement"),
     ('scenario "a"\n  fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1\n  layout standard\n', 3, 3, "either 'fen' or 'layout'"),
     ('scenario "a"\n\nscenario "a"\n', 3, 1, "used twice"),

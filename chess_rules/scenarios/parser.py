@@ -388,6 +388,9 @@ class _Build(Transformer):
                 val = json.loads(raw)
             except ValueError:
                 val = raw
+            except RecursionError:
+                raise self._err(f"bad config value for {left}: JSON nested too deeply "
+                                f"for this reader", t) from None
             out.append((pid, key, val, _arg(self.file, t)))
         return ("config", self._loc(meta), out)
 
