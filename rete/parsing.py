@@ -46,8 +46,9 @@ def _rule_context(text: str, line: int) -> str:
     # \u2028 ... inside strings and comments
     head = "\n".join(text.split("\n")[:max(line, 0)])
     found = None
-    # the name as the grammar reads it (a header with none names no rule)
-    for m in re.finditer(r'(?m)^\s*rule\b\s*("(?:[^"\\\n]|\\.)*"|'
+    # the name as the grammar reads it (a header with none names no rule); the
+    # indent is no newline, or every blank line would rescan the ones after it
+    for m in re.finditer(r'(?m)^[^\S\n]*rule\b\s*("(?:[^"\\\n]|\\.)*"|'
                          r'[A-Za-z_][A-Za-z0-9_]*(?:[-.][A-Za-z0-9_]+)*)?', head):
         found = m.group(1)
     if found is None:
