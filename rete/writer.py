@@ -245,23 +245,47 @@ def format_template(t: Template) -> str:
 
 
 def format_rule_file(rf: RuleFile) -> str:
-    """A whole :class:`RuleFile` as text (declarations first, then the rules)."""
+    """A whole :class:`RuleFile` as text: declarations first, then the rules and
+    removals in the order the parsed text had them (a chess rule file applies
+    them in that order); for a RuleFile made by hand, the removals first."""
     out = [format_template(t) for t in rf.templates]
     out += [f"stages {', '.join(_fmt_slot(s) for s in st)}\n" for st in rf.stages]
     if rf.functions:
         out.append(f"uses {', '.join(_fmt_callee(f) for f in rf.functions)}\n")
-    if rf.removals:
+    # removals and rules in the order the text gave them, where it is known (a
+    # chess rule file applies them in that order: a rule removed after it was
+    # written, or written again after its removal); else the removals first
+    ordered = bool(rf.removals and rf.productions) and \
+        len(rf.removal_lines) == len(rf.removals) and \
+        len(rf.rule_locs) == len(rf.productions) and \
+        min((loc.line, loc.column) for loc in rf.rule_locs) < max(rf.removal_lines)
+    if rf.removals and not ordered:
         out.append(f"remove {', '.join(_fmt_rule_name(n) for n in rf.removals)}\n")
     if out:
         out.append("\n")
     replacing = rf.replacing if len(rf.replacing) == len(rf.productions) \
         else [p.name in rf.replaces for p in rf.productions]     # a RuleFile made by hand
-    for p, repl in zip(rf.productions, replacing):
+    edits = []
+    for i, (p, repl) in enumerate(zip(rf.productions, replacing)):
         text = format_production(p)
         if repl:
             head, rest = text.split("\n", 1)
             text = f"{head} replaces\n{rest}"
-        out.append(text + "\n")
+        at = (rf.rule_locs[i].line, rf.rule_locs[i].column) if ordered else (0, 0)
+        edits.append((at, None, text + "\n"))
+    if ordered:
+        edits += [(at, n, None) for n, at in zip(rf.removals, rf.removal_lines)]
+        edits.sort(key=lambda e: e[0])
+    run: list = []          # removals in a row: one 'remove' line
+    for _, name, text in edits + [((0, 0), None, None)]:
+        if name is not None:
+            run.append(_fmt_rule_name(name))
+            continue
+        if run:
+            out.append(f"remove {', '.join(run)}\n\n")
+            run = []
+        if text is not None:
+            out.append(text)
     return "".join(out)
 
 

@@ -619,3 +619,22 @@ end
     g.push("d2d4")
     g.pop()
     assert g.fen() == fen and g.repetitions() == 1
+
+
+def test_a_rule_file_written_back_keeps_the_order_of_its_rules_and_removals():
+    # a chess rule file applies rules and removals in the order written: the
+    # writer keeps that order (it used to put every removal first, so the text
+    # written back removed custom.a before it existed)
+    from rete.language import format_rule_file, parse_rules
+    text = '''remove fide.castling
+rule "custom.a" stage generate when movegen(color: ?c) then halt end
+remove custom.a, fide.king-move
+rule fide.king-move stage generate when movegen(color: ?c) then halt end
+'''
+    out = format_rule_file(parse_rules(text))
+    assert out.index("remove custom.a") > out.index("rule custom.a")
+    first = load_rule_text(fide_rules(), text, "a.hr")
+    again = load_rule_text(fide_rules(), out, "b.hr")
+    assert sorted(first.productions) == sorted(again.productions)
+    assert "custom.a" not in again.productions and "fide.castling" not in again.productions
+    assert format_rule_file(parse_rules(out)) == out
