@@ -16,6 +16,11 @@ A custom rule file (``.hr``) is written in the engine's rule language
   move generation) or after ``apply``, ``post-move`` or ``turn-end`` (with
   every move); one after ``filter`` or ``result`` would run with no move and is
   refused.
+* a rule that runs with move generation (``generate``, ``filter`` and the stages
+  between) proposes moves: it may call functions and ``assert logical`` facts
+  (they go with the ``movegen`` request), but a plain ``assert``, a ``modify``
+  or a ``retract`` there is refused, since listing the moves would change the
+  position.
 
 Rule text never runs Python: actions and tests call functions by name, the
 rule set's own (``gen.*``, ``filter-*`` ...) and the move helpers of

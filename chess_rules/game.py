@@ -26,13 +26,11 @@ from .explain import Explanation, explain_move
 from .fen import STARTING_FEN, FenPosition
 from .moves import Move
 from .notation import MoveInfo, game_to_pgn, move_to_san, normalize_uci, parse_san
-from .ruleset import RuleSet
+from .ruleset import RuleSet, move_stages
 from .schema import TEMPLATES
 from .squares import PIECE_LETTER, SQUARE_NAMES, opposite
 from .state import ChessState
 
-GEN_STAGES = ("generate", "filter")
-PUSH_STAGES = ("apply", "post-move", "turn-end", "result")
 _NO_FACTS: dict = {}
 #: the default of ``Game.max_firings`` (a rule set's ``config['max-firings']``);
 #: a move makes a handful of firings, a modifier's chain some hundreds
@@ -97,7 +95,7 @@ class Game:
         ruleset = ruleset.copy()
         self.ruleset = ruleset
         self.session = ruleset.build()
-        self._gen_stages, self._push_stages = _move_stages(self.session, ruleset)
+        self._gen_stages, self._push_stages = move_stages(self.session.stages, ruleset.config)
         #: the most firings one run of the rules may take: a rule that keeps
         #: matching what it changes raises RunawayError instead of hanging
         cap = ruleset.config.get("max-firings", MAX_FIRINGS)
@@ -636,20 +634,6 @@ def _unjournaled(session):
         yield
     finally:
         session._journal = j
-
-
-def _move_stages(session, ruleset) -> tuple[tuple, tuple]:
-    """The stages a move generation runs (``generate`` .. ``filter``) and those a
-    move runs (``apply`` .. ``result``), in the session's order: stages a rule
-    file declares between them run too. The modifiers' dispatch stages
-    (``config['extra-push-stages']``) are a run of their own."""
-    order = session.stages
-    own = set(ruleset.config.get("extra-push-stages") or ())
-
-    def span(first, last):
-        return tuple(st for st in order[order.index(first):order.index(last) + 1]
-                     if st not in own)
-    return span(*GEN_STAGES), span(PUSH_STAGES[0], PUSH_STAGES[-1])
 
 
 def _outcome(fact) -> Outcome:

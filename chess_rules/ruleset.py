@@ -15,7 +15,8 @@ import copy
 from typing import Any, Callable, Iterable
 
 from rete import Production, Rule, Session, Template
-from rete.model import Call, as_production
+from rete.errors import CompileError
+from rete.model import AssertFact, Call, Modify, Retract, as_production
 
 from .errors import ChessError
 from .helpers import MOVE_HELPERS, helper_call_problem, meta_problem, with_implied_attacks
@@ -25,6 +26,44 @@ from .topology import Plain
 
 class RuleSetError(ChessError):
     """A production added twice, removed or replaced when it is not there."""
+
+
+GEN_STAGES = ("generate", "filter")
+PUSH_STAGES = ("apply", "post-move", "turn-end", "result")
+
+
+def move_stages(order, config) -> tuple[tuple, tuple]:
+    """The stages a move generation runs (``generate`` .. ``filter``) and those a
+    move runs (``apply`` .. ``result``), in the session's ``order``: stages a rule
+    file declares between them run too. The modifiers' dispatch stages
+    (``config['extra-push-stages']``) are a run of their own."""
+    order = list(order)
+    own = set(config.get("extra-push-stages") or ())
+
+    def span(first, last):
+        return tuple(st for st in order[order.index(first):order.index(last) + 1]
+                     if st not in own)
+    return span(*GEN_STAGES), span(PUSH_STAGES[0], PUSH_STAGES[-1])
+
+
+def generation_change(prod: Production, gen_stages) -> str | None:
+    """What is wrong with a production that runs with move generation and changes
+    the position, or None. Generation proposes moves and must leave the game as
+    it was (``legal_moves()`` changes nothing): its rules call functions and may
+    assert logical facts, which go with the ``movegen`` request that supports
+    them; a plain assert, a modify or a retract would stay."""
+    if prod.stage not in gen_stages:
+        return None
+    for a in prod.actions:
+        what = ("asserts" if isinstance(a, AssertFact) and not a.logical
+                else "modifies" if isinstance(a, Modify)
+                else "retracts" if isinstance(a, Retract) else None)
+        if what is not None:
+            return (f"runs with move generation (stage {prod.stage!r}), which only proposes "
+                    f"moves, yet {what} a fact: the position would change each time the "
+                    f"moves are listed (change it in 'apply' or 'post-move'; a fact for "
+                    f"generation alone is asserted logical)")
+    return None
 
 
 class RuleSet:
@@ -149,7 +188,11 @@ class RuleSet:
         for t in self.templates.values():
             s.deftemplate(t)
         s.functions.update(self.functions)
+        gen_stages = move_stages(s.stages, self.config)[0] if "generate" in s.stages else ()
         for p in self.productions.values():
+            problem = generation_change(p, gen_stages)
+            if problem is not None:
+                raise CompileError(problem, p.name)
             # a capturing move helper's attacks, over the topology the board has
             # now (a preset applied after the rule was added may have changed it)
             s.add_production(with_implied_attacks(p, self.topology, self.functions))

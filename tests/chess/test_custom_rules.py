@@ -638,3 +638,44 @@ rule fide.king-move stage generate when movegen(color: ?c) then halt end
     assert sorted(first.productions) == sorted(again.productions)
     assert "custom.a" not in again.productions and "fide.castling" not in again.productions
     assert format_rule_file(parse_rules(out)) == out
+
+
+@pytest.mark.parametrize("action, verb", [
+    ("retract ?g", "retracts"),
+    ("modify ?g (king-to: 6)", "modifies"),
+    ("assert ep(square: 20, by: white)", "asserts"),
+])
+def test_a_generation_rule_that_changes_the_position_is_refused(action, verb):
+    # legal_moves() would change the game: a castling right gone each time the
+    # moves are listed
+    text = ("rule custom.meddle stage generate\nwhen\n  movegen(color: ?c)\n"
+            f"  ?g <- castling(color: ?c)\nthen\n  {action}\nend\n")
+    rs = fide_rules()
+    before = dict(rs.productions)
+    with pytest.raises(ReteError, match=f"move generation.*{verb} a fact") as e:
+        load_rule_text(rs, text, "meddle.hr")
+    assert "meddle.hr:1:" in str(e.value)
+    assert rs.productions == before
+
+
+def test_a_generation_rule_from_python_is_refused_when_compiled():
+    from rete import P, RetractFact, Rule, V
+    rs = fide_rules()
+    rs.add(Rule("house.meddle", stage="filter")
+           .when(P("movegen", color=V.c), P("castling", color=V.c).as_("g"))
+           .then(RetractFact(V.g)))
+    with pytest.raises(ReteError, match="house.meddle.*move generation"):
+        Game(ruleset=rs)
+
+
+def test_a_logical_fact_for_generation_goes_with_the_request():
+    text = ("template seen (color)\nrule custom.note stage generate\nwhen\n"
+            "  movegen(color: ?c)\nthen\n  assert logical seen(color: ?c)\nend\n")
+    g = Game(ruleset=load_rule_text(fide_rules(), text, "note.hr"))
+    start = g.fen()
+    assert len(g.legal_moves()) == 20
+    g.push("e2e4")
+    g.legal_moves()
+    g.pop()
+    assert g.fen() == start and len(g.legal_moves()) == 20
+    assert list(g.session.facts_of("seen")) == []
