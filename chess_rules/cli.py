@@ -292,8 +292,10 @@ def _program_session(path: str):
         load_rules(s, text, source=path)
     except (UnknownStageError, UnknownTemplateError) as e:
         # most likely a file that edits the chess rules (movegen, piece, generate ...)
-        raise type(e)(f"{e} (a file that edits the chess rules is shown with "
-                      f"'houserules rete graph --rules {path}')") from None
+        # the same error (its line, column and source kept), with the hint added
+        e.args = (f"{e} (a file that edits the chess rules is shown with "
+                  f"'houserules rete graph --rules {path}')",) + tuple(e.args[1:])
+        raise e from None
     return s
 
 

@@ -168,3 +168,17 @@ def test_cli_rete_graph_of_the_chess_rule_set(capsys):
     assert f"'houserules rete graph --rules {example}'" in err
     assert main(["rete", "graph", example, "--preset", "piece-hp"]) == 2
     assert "not both" in capsys.readouterr().err
+
+
+def test_rete_graph_hint_keeps_the_errors_position():
+    # the hint for a file that edits the chess rules is added to the same error:
+    # its line, column and source stay for a caller that reads them
+    from chess_rules.cli import _program_session
+    from rete.errors import UnknownStageError
+    example = str(Path(__file__).resolve().parents[2] / "examples" / "rules"
+                  / "rook_steps_diagonally.hr")
+    with pytest.raises(UnknownStageError) as e:
+        _program_session(example)
+    assert (e.value.source, e.value.line) == (example, 4)        # the stage word
+    assert isinstance(e.value.column, int)
+    assert "houserules rete graph --rules" in str(e.value)
