@@ -9,7 +9,8 @@ path between king and rook (``fide.castling`` skips the attack test for a king
 that is not royal; DECISIONS.md).
 
 Productions (override): ``fide.checkmate-win`` is replaced by the wipe-out win (a
-side to move with no pieces left loses); ``fide.insufficient-material`` is
+side with no pieces left loses, judged on every position: the result is
+recorded, so the game is over at once); ``fide.insufficient-material`` is
 removed (kings capture, so even king against king is not dead);
 ``fide.stalemate-draw`` is replaced by the same draw, judged only for a side that
 still has pieces (so the wipe-out alone decides an empty side).
@@ -17,10 +18,13 @@ still has pieces (so the wipe-out alone decides an empty side).
 Rulings (spec, DECISIONS.md, and ours where marked):
 
 * Captures are not compulsory: ordinary legal-move semantics.
-* The side that captures the last enemy piece wins; its opponent, to move with
-  no pieces, has no legal move, and the game is over.
+* The side that captures the last enemy piece wins, and the game is over at
+  once: (ours) also mid-turn, when the capture is the first half-move of a
+  turn under ``double-move`` / ``monster-rules`` (as checkmate on either
+  half-move ends the game), and when a side's own last piece dies of poison at
+  the end of its turn (``piece-hp`` with ``poisoned-squares``).
 * (ours) A position set up with the side *not* to move bare is over, that side
-  the loser (a setup hook: play cannot reach it), as in Fairy-Stockfish.
+  the loser (its result is the setup's, no production's), as in Fairy-Stockfish.
 * (ours) A side with pieces but no legal move is stalemated: a draw, as in FIDE
   (unlike ``last-piece-standing``, where it loses). The fifty-move and
   repetition draws stay.
@@ -34,11 +38,11 @@ k``, ``castlingKingPiece = k``, ``extinctionValue = loss``,
 in legal moves (castling of the non-royal king across attacked squares
 included), perft or results on positions from seeded random playouts.
 """
-from rete import Exists, Not, P, Rule, V
-from rete.model import AssertLogical, Expr
+from rete import Exists, P, Rule, V
+from rete.model import AssertLogical
 
 from .base import PresetMeta
-from .royalty import bare_opponent_at_setup, set_royal
+from .royalty import bare_opponent_at_setup, bare_side_rule, set_royal
 
 META = PresetMeta(
     id="capture-all", name="Capture All", category="Objectives",
@@ -57,12 +61,9 @@ META = PresetMeta(
 def apply(rules, config) -> None:
     set_royal(rules, ())
     rules.remove("fide.insufficient-material")
-    rules.replace(Rule("fide.checkmate-win", stage="result", salience=50,
-                       doc="capture-all: a side to move with no pieces left has been wiped out "
-                           "and loses.")
-                  .when(P("status", color=V.c), Not(P("piece", color=V.c)))
-                  .then(AssertLogical("result", winner=Expr("opposite", V.c),
-                                      reason="all pieces captured")))
+    rules.replace(bare_side_rule(rules, META.id, "all pieces captured", it_wins=False,
+                                 doc="capture-all: a side with no pieces left has been wiped "
+                                     "out and loses."))
     rules.replace(Rule("fide.stalemate-draw", stage="result", salience=40,
                        doc="capture-all: a side to move with pieces but no legal move is "
                            "stalemated: a draw.")

@@ -8,17 +8,21 @@ needs only the castling right and an empty path between king and rook
 
 Productions (override): ``fide.check-detection``, ``fide.check-resolution``,
 ``fide.king-capture-illegal`` and ``fide.insufficient-material`` are removed;
-``fide.checkmate-win`` is replaced by the annihilation win (a side to move with
-no pieces loses) and ``fide.stalemate-draw`` by the no-legal-move loss (a side
+``fide.checkmate-win`` is replaced by the annihilation win (a side with no
+pieces loses, judged on every position: the result is recorded, so the game is
+over at once) and ``fide.stalemate-draw`` by the no-legal-move loss (a side
 to move with no legal move loses).
 
 Rulings (spec, DECISIONS.md, and ours where marked):
 
 * No check, no pins, no checkmate; moving "into check" is legal.
 * A side with pieces but no legal move loses (not a draw).
+* (ours) A side left with no pieces loses at once, also when it is not to move:
+  mid-turn, its last piece taken on the first half-move of the opponent's turn
+  under ``double-move`` / ``monster-rules``, or its own last piece dead of
+  poison at the end of its turn (``piece-hp`` with ``poisoned-squares``).
 * (ours) A position set up with the side *not* to move bare is over, that side
-  the loser (a setup hook: play cannot reach it, since a side loses its last
-  piece on the opponent's move and is then to move).
+  the loser (its result is the setup's, no production's).
 * No insufficient-material draw: king against king plays on until the fifty-move
   rule or a repetition draws it.
 * (ours) Promotion is unchanged (no promotion to a king).
@@ -32,10 +36,10 @@ Fairy-Stockfish: compared in ``tests/presets/test_v1_fsf.py`` with a non-royal
 loss``: legal moves (castling through attacked squares included) and perft
 agree; no semantic difference found.
 """
-from rete import Assert, Exists, Expr, Not, P, Rule, V
+from rete import Assert, Exists, Expr, P, Rule, V
 
 from .base import PresetMeta
-from .royalty import bare_opponent_at_setup
+from .royalty import bare_opponent_at_setup, bare_side_rule
 
 META = PresetMeta(
     id="last-piece-standing", name="Annihilation", category="Win/Loss Condition",
@@ -54,12 +58,9 @@ def apply(rules, config) -> None:
     for name in ("fide.check-detection", "fide.check-resolution", "fide.king-capture-illegal",
                  "fide.insufficient-material"):
         rules.remove(name)
-    rules.replace(Rule("fide.checkmate-win", stage="result", salience=50,
-                       doc="last-piece-standing (annihilation): a side to move with no pieces "
-                           "left loses.")
-                  .when(P("status", color=V.c), Not(P("piece", color=V.c)))
-                  .then(Assert("result", True, winner=Expr("opposite", V.c),
-                               reason="annihilation")))
+    rules.replace(bare_side_rule(rules, META.id, "annihilation", it_wins=False,
+                                 doc="last-piece-standing (annihilation): a side with no "
+                                     "pieces left loses."))
     rules.replace(Rule("fide.stalemate-draw", stage="result", salience=40,
                        doc="last-piece-standing: a side to move with no legal move loses.")
                   .when(P("status", color=V.c, moves=0), Exists(P("piece", color=V.c)))

@@ -71,6 +71,41 @@ def add_no_royal_left(rules, preset_id: str, reason: str = "no royal piece left"
               .then(Call(fname)))
 
 
+def make_bare_side(reason: str, *, it_wins: bool):
+    """A result function for a rule set where a side with no pieces left has lost
+    (``it_wins`` False) or won (True), judged on every position (call it from a
+    production on the ``game`` fact, which changes with every move): the side to
+    move bare, or else the side not to move bare. The latter happens in play
+    where a side may lose its last piece other than on the opponent's single
+    move: mid-turn under ``double-move`` / ``monster-rules`` (the capturing side
+    keeps the move), or by its own move under ``poisoned-squares`` (its last
+    piece poisoned at the end of its turn). The result is recorded, so the game
+    is over at once and has no legal moves; taking the move back takes it back."""
+
+    def bare_side(ctx, game) -> None:
+        s = ctx.session
+        if s.facts_of("result"):
+            return
+        present = set(s.chess.colors)
+        turn = game.values["turn"]
+        for c in (turn, opposite(turn)):
+            if c not in present:
+                ctx.assert_fact("result", winner=c if it_wins else opposite(c), reason=reason)
+                return
+    return bare_side
+
+
+def bare_side_rule(rules, preset_id: str, reason: str, *, it_wins: bool, doc: str) -> Rule:
+    """``fide.checkmate-win`` as a rule set without royal pieces writes it: a side
+    with no pieces left has lost (or won), judged on every position
+    (:func:`make_bare_side`)."""
+    fname = f"{preset_id}.bare-side"
+    rules.function(fname, make_bare_side(reason, it_wins=it_wins))
+    return (Rule("fide.checkmate-win", stage="result", salience=50, doc=doc)
+            .when(P("game").as_("g"), Not(P("result")))
+            .then(Call(fname, V.g)))
+
+
 def bare_opponent_at_setup(reason: str, *, it_wins: bool):
     """A setup hook for a rule set where a side with no pieces left has lost
     (``it_wins`` False) or won (True): a position set up with the side *not* to
@@ -78,10 +113,11 @@ def bare_opponent_at_setup(reason: str, *, it_wins: bool):
     generated, ``outcome()`` reads it; no production decided it, so its rule is
     None).
 
-    Play never leaves that side bare (a side loses its last piece on the
-    opponent's move and is the next to move, which ``fide.checkmate-win`` as
-    the preset writes it judges). Fairy-Stockfish judges such a position the
-    same way (antichess: no legal move, a loss for the side to move)."""
+    In play ``fide.checkmate-win`` as :func:`bare_side_rule` writes it judges
+    a bare side, the side not to move included (mid-turn under a multi-move
+    preset, or a side's own last piece poisoned), as this hook does.
+    Fairy-Stockfish judges such a position the same way (antichess: no legal
+    move, a loss for the side to move)."""
 
     def bare_opponent(game, pos) -> None:
         s = game.session

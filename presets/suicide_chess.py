@@ -12,7 +12,8 @@ Productions (hybrid):
 * ``suicide-chess.compulsory-capture`` (stage filter) is added: when any capture
   is legal, en passant included, every move that does not capture is dropped.
 * Promotion may also choose a king (``config['promotion-types']``).
-* ``fide.checkmate-win`` is replaced: a side to move with no pieces left wins.
+* ``fide.checkmate-win`` is replaced: a side with no pieces left wins, judged on
+  every position (the result is recorded, so the game is over at once).
 * ``fide.stalemate-draw`` is replaced: a side to move with no legal move wins.
 * ``fide.insufficient-material`` is replaced: only bishops left, every white one
   on one shade and every black one on the other - no capture can ever happen -
@@ -22,8 +23,12 @@ Rulings (spec, DECISIONS.md "suicide-chess", and ours where marked):
 
 * Captures are compulsory; among several captures the mover chooses freely.
 * A side with no legal move wins (stalemate wins); a side with no pieces wins.
+* (ours) A side left with no pieces wins at once, also when it is not to move:
+  mid-turn, its last piece taken on the first half-move of the opponent's turn
+  under ``double-move`` / ``monster-rules``, or its own last piece dead of
+  poison at the end of its turn (``piece-hp`` with ``poisoned-squares``).
 * (ours) A position set up with the side *not* to move bare is over, that side
-  the winner (a setup hook: play cannot reach it), as in Fairy-Stockfish.
+  the winner (its result is the setup's, no production's), as in Fairy-Stockfish.
 * A pawn promotes to queen, rook, bishop, knight or king.
 * The fifty-move and threefold-repetition draws stay.
 * (ours) Dead positions are only the opposite-shade bishops above; any other
@@ -40,7 +45,7 @@ from rete import Call, Exists, Not, P, Rule, V
 from rete.model import AssertLogical
 
 from .base import PresetMeta
-from .royalty import bare_opponent_at_setup, set_royal
+from .royalty import bare_opponent_at_setup, bare_side_rule, set_royal
 
 META = PresetMeta(
     id="suicide-chess", name="Suicide Chess", category="Objectives",
@@ -101,10 +106,8 @@ def apply(rules, config) -> None:
                        "capture is dropped.")
               .when(P("movegen", color=V.c))
               .then(Call("suicide-chess.compulsory-capture", V.c)))
-    rules.replace(Rule("fide.checkmate-win", stage="result", salience=50,
-                       doc="suicide-chess: a side to move with no pieces left wins.")
-                  .when(P("status", color=V.c), Not(P("piece", color=V.c)))
-                  .then(AssertLogical("result", winner=V.c, reason="no pieces left")))
+    rules.replace(bare_side_rule(rules, META.id, "no pieces left", it_wins=True,
+                                 doc="suicide-chess: a side with no pieces left wins."))
     rules.replace(Rule("fide.stalemate-draw", stage="result", salience=40,
                        doc="suicide-chess: a side to move with no legal move wins.")
                   .when(P("status", color=V.c, moves=0), Exists(P("piece", color=V.c)))

@@ -1,0 +1,51 @@
+"""Presets in combination: rulings that hold only when two or more presets meet.
+
+Each case here was found by random playouts over combinations of two to four
+presets (legal moves, explanations, push/pop, copy, FEN round trip, perft,
+CLI, PGN): the game as played and the game loaded from its FEN must agree.
+"""
+from __future__ import annotations
+
+import pytest
+
+from chess_rules.game import Game
+
+BARE = [("suicide-chess", "black", "no pieces left"),
+        ("capture-all", "white", "all pieces captured"),
+        ("last-piece-standing", "white", "annihilation")]
+
+
+@pytest.mark.parametrize("multi", ["double-move", "monster-rules"])
+@pytest.mark.parametrize("preset,winner,reason", BARE)
+def test_a_side_bared_mid_turn_decides_the_game_at_once(preset, winner, reason, multi):
+    # White takes Black's last piece on the first half-move of its turn: the
+    # game is over there (as checkmate on either half-move ends it), and the
+    # position reads back from its FEN as the same finished game
+    g = Game("8/5r2/8/8/8/8/2K4B/5R2 w - - 0 9", presets=[preset, multi])
+    g.push("f1f7")
+    assert g.fen() == "8/5R2/8/8/8/8/2K4B/8 w - - 0 9 half:1"
+    out = g.outcome()
+    assert out is not None and (out.winner, out.reason) == (winner, reason)
+    assert g.legal_uci() == [] and g.perft(1) == 0
+    again = Game(g.fen(), presets=[preset, multi])
+    assert again.legal_uci() == [] and again.outcome().winner == winner
+    g.pop()
+    assert g.outcome() is None and "f1f7" in g.legal_uci()
+
+
+@pytest.mark.parametrize("preset,winner,reason", [
+    ("suicide-chess", "white", "no pieces left"),
+    ("capture-all", "black", "all pieces captured"),
+    ("last-piece-standing", "black", "annihilation")])
+def test_a_side_whose_last_piece_is_poisoned_is_bare_at_once(preset, winner, reason):
+    # White's last piece (hp 1) ends its turn on d5 and dies of the poison:
+    # White is bare with Black to move
+    ids = [preset, "piece-hp", "poisoned-squares"]
+    g = Game("k7/8/8/8/8/2N5/8/8 w - - 0 1 hp:c3=1", presets=ids)
+    g.push("c3d5")
+    assert g.fen() == "k7/8/8/8/8/8/8/8 b - - 1 1"
+    out = g.outcome()
+    assert out is not None and (out.winner, out.reason) == (winner, reason)
+    assert g.legal_uci() == [] == Game(g.fen(), presets=ids).legal_uci()
+    g.pop()
+    assert g.outcome() is None and "c3d5" in g.legal_uci()
