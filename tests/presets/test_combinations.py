@@ -49,3 +49,17 @@ def test_a_side_whose_last_piece_is_poisoned_is_bare_at_once(preset, winner, rea
     assert g.legal_uci() == [] == Game(g.fen(), presets=ids).legal_uci()
     g.pop()
     assert g.outcome() is None and "c3d5" in g.legal_uci()
+
+
+@pytest.mark.parametrize("multi", [[], ["double-move"], ["monster-rules"]])
+def test_extinction_both_sides_at_once_the_mover_loses_mid_turn_too(multi):
+    # the rook takes Black's last pawn on c3 and its blast takes White's on c4:
+    # both sides are extinct at once, and the side that has just moved (White,
+    # still to move mid-turn under a multi-move preset) loses
+    ids = ["explosive-rook", "extinction-chess", *multi]
+    g = Game("k7/8/8/8/2P5/R1p5/8/7K w - - 0 1", presets=ids)
+    g.push("a3c3")
+    out = g.outcome()
+    assert out is not None and (out.winner, out.reason) == ("black", "no pawn left")
+    again = Game(g.fen(), presets=ids)
+    assert again.outcome().winner == "black" and again.legal_uci() == []
