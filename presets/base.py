@@ -107,6 +107,16 @@ class PresetRules:
         self.built_on: list[str] = []
         self.read: list[str] = []
         self.hints: dict[str, str] = {}
+        # whether the preset read the board's topology while it was applied: its
+        # productions are then built on that board, and a geometry loaded over
+        # them later would not reach them (registry.load refuses that)
+        self.read_topology = False
+
+    @property
+    def topology(self):
+        """The board's topology, read to build productions on it."""
+        self.read_topology = True
+        return self.ruleset.topology
 
     @property
     def config(self) -> dict:
@@ -198,7 +208,7 @@ class PresetRules:
         a = prod.meta.get("attacks")
         if a is not None:
             return a
-        return implied_attacks(prod, self.ruleset.topology, self.ruleset.functions)
+        return implied_attacks(prod, self.topology, self.ruleset.functions)
 
     def has(self, name: str) -> bool:
         return name in self.ruleset.productions

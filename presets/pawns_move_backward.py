@@ -29,14 +29,15 @@ META = PresetMeta(
 
 
 def apply(rules, config) -> None:
-    topo = rules.topology
     back = {"white": "S", "black": "N"}
 
     def gen_backward(ctx, p):
         st = ctx.session.chess
         v = p.values
         sq, c = v["square"], v["color"]
-        to = topo.steps[back[c]][sq]
+        # the board the game plays on (read as it runs: a geometry loaded later
+        # reaches the step too)
+        to = st.topology.steps[back[c]][sq]
         rule = ctx.pnode.production.name
         if to is None:
             return

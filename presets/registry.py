@@ -45,6 +45,9 @@ PRESET_MODULES: list[str] = [
 # presets then build on ``rules.topology``, so they are applied first and do not
 # conflict with presets that later rewrite a movement rule
 GEOMETRY_CATEGORY = "Board Geometry"
+#: ``RuleSet.config`` key: the presets (not geometry) that read the board's
+#: topology while they were applied, so built productions on it
+TOPOLOGY_BOUND = "topology-bound"
 
 
 @lru_cache(maxsize=None)
@@ -157,6 +160,18 @@ def check_composition(ids: Iterable[str]) -> list[str]:
     return list(nx.lexicographical_topological_sort(order_graph, key=lambda i: rank[i]))
 
 
+#: the topology's step and leap tables (chess_rules.topology)
+STEP_TABLES = ("steps", "knight_leaps", "king_leaps", "pawn_attacks", "pawn_attackers")
+
+
+def _steps_changed(old, new) -> bool:
+    """Whether a geometry changed the board's steps or leaps (wrap-board does;
+    rook-warp keeps the board, bouncing-pieces changes only the diagonal rays -
+    and rebuilds by name the sliders that walk them, so a preset that built a
+    slider on the old rays rewrote one of those, and is refused as such)."""
+    return old is not new and any(getattr(old, t) != getattr(new, t) for t in STEP_TABLES)
+
+
 def validate_config(preset_id: str, raw) -> object | None:
     meta = get(preset_id)
     if meta.config_model is None:
@@ -176,7 +191,10 @@ def load(*ids: str, config: Mapping[str, Mapping] | None = None,
     """FIDE (or ``base``) plus the presets, in dependency order.
 
     Over a ``base`` that holds presets already, the new ones must compose with
-    those (requirements, incompatibilities, productions both rewrite); a preset
+    those (requirements, incompatibilities, productions both rewrite, and no
+    geometry that changes the board's steps or leaps under presets that built
+    their productions on it: ``config['topology-bound']``, the presets that
+    read ``PresetRules.topology``); a preset
     whose rules a modifier of the base applied (``set-board-topology cylinder``
     applies wrap-board's) counts as loaded. A refusal leaves ``base`` as it was.
 
@@ -228,6 +246,8 @@ def load(*ids: str, config: Mapping[str, Mapping] | None = None,
               if origin not in mods and origin != "fide"}
     for pid in order:
         meta = mods[pid].META
+        bound = list(rs.config.get(TOPOLOGY_BOUND, []))
+        board = rs.topology
         rules = PresetRules(rs, meta)
         mods[pid].apply(rules, cfgs[pid])
         for name in rules.removed + rules.replaced:
@@ -253,6 +273,17 @@ def load(*ids: str, config: Mapping[str, Mapping] | None = None,
                     f"preset {pid!r} (board geometry) would undo what {prev!r} made of "
                     f"{name!r}: load them together, and the geometry goes first")
             touched[name] = pid
+        if meta.category == GEOMETRY_CATEGORY and bound and _steps_changed(board, rs.topology):
+            # the base's presets built their productions on the board it had
+            # then (pawn-diagonal-no-capture's slant, explosive-rook's blast...):
+            # a geometry that changes the board's steps or leaps, loaded over
+            # them, would not reach them
+            raise ConflictingPresetsError(
+                f"preset {pid!r} (board geometry) would not reach what "
+                f"{', '.join(repr(b) for b in bound)} built on the board: load them "
+                f"together, and the geometry goes first")
+        if rules.read_topology and meta.category != GEOMETRY_CATEGORY:
+            rs.config.setdefault(TOPOLOGY_BOUND, []).append(pid)
         rs.presets.append(pid)
     rs.name = "+".join([rs.name if already or base is not None else "fide"] + order)
     return rs

@@ -135,7 +135,12 @@ def _presets_section() -> str:
              "presets do both; the mode is checked when the preset is applied. Loading "
              "checks the composition first (unknown ids, missing requirements, "
              "incompatible pairs in either direction, requirement cycles, two presets "
-             "replacing the same production) and builds nothing on a refusal.\n",
+             "replacing the same production) and builds nothing on a refusal. Board "
+             "geometry is applied first, so the other presets build their moves on its "
+             "board; a geometry that changes the board's steps or leaps (`wrap-board`), "
+             "loaded over a base whose presets built on the plain one (their moves, "
+             "attacks or reach: e.g. `pawn-diagonal-no-capture`, `explosive-rook`), is "
+             "refused: load them together.\n",
              _preset_table(metas), ""]
     by_id = {m.id: m for m in metas}
     for mod in mods.values():

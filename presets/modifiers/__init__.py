@@ -58,7 +58,9 @@ a descriptor that reads or writes ``Hp`` or uses
   ``ctx.event`` equal to these).
 * ``set-board-topology`` ``{topology: plain|cylinder}``: top level only; the rule
   set is built on that board (``cylinder`` is the ``wrap-board`` geometry). It is
-  refused on top of another topology or of presets that rewrote movement rules.
+  refused on top of another topology or of presets that rewrote movement rules
+  or built their productions on the plain board (``pawn-diagonal-no-capture``,
+  ``explosive-rook``: load ``wrap-board`` with them instead).
 
 # Trigger primitives
 

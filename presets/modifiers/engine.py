@@ -152,6 +152,11 @@ def check_composition(rs, d: Descriptor, reg: Registry) -> None:
             moved = [name for name, o in rs.origin.items()
                      if o != "fide" and rs.productions[name].stage == "generate"
                      and rs.productions[name].meta.get("attacks") is not None]
+            # presets that built their productions on the plain board
+            # (pawn-diagonal-no-capture's slant, explosive-rook's blast)
+            from presets.registry import TOPOLOGY_BOUND
+            moved += [f"{p} (built on the plain board)"
+                      for p in rs.config.get(TOPOLOGY_BOUND, ())]
             if moved:
                 raise ModifierCompositionError(
                     f"modifier {d.id!r} cannot change the board's topology after presets "

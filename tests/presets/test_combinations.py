@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from chess_rules.game import Game
+from presets.base import PresetError
 
 BARE = [("suicide-chess", "black", "no pieces left"),
         ("capture-all", "white", "all pieces captured"),
@@ -63,3 +64,63 @@ def test_extinction_both_sides_at_once_the_mover_loses_mid_turn_too(multi):
     assert out is not None and (out.winner, out.reason) == ("black", "no pawn left")
     again = Game(g.fen(), presets=ids)
     assert again.outcome().winner == "black" and again.legal_uci() == []
+
+
+# presets whose productions are built on the board the rule set has when they
+# are applied (the slant's diagonal steps, the bishop's orthogonal step, the
+# blast's reach): loaded together with a geometry, the geometry goes first and
+# they wrap; a geometry loaded over them would leave them on the plain board
+BUILT_ON_THE_BOARD = ["pawn-diagonal-no-capture", "bishops-ignore-color", "explosive-rook"]
+
+
+@pytest.mark.parametrize("preset", BUILT_ON_THE_BOARD)
+def test_a_geometry_over_a_base_whose_presets_built_on_the_board_is_refused(preset):
+    from presets.base import ConflictingPresetsError
+    from presets.registry import load
+    base = load(preset)
+    names, config = dict(base.productions), dict(base.config)
+    with pytest.raises(ConflictingPresetsError, match="geometry goes first"):
+        load("wrap-board", base=base)
+    assert base.productions == names and base.config == config
+    assert load(preset, "wrap-board").presets == ["wrap-board", preset]
+
+
+@pytest.mark.parametrize("preset", BUILT_ON_THE_BOARD)
+def test_the_cylinder_modifier_over_presets_built_on_the_board_is_refused(preset):
+    from presets.modifiers import ModifierCompositionError, attach, load_descriptor
+    from presets.registry import load
+    with pytest.raises(ModifierCompositionError, match="cannot change the board's topology"):
+        attach(load(preset), load_descriptor("tpl-pacman-style-cross-ref"))
+
+
+def test_the_slant_wraps_however_wrap_board_is_loaded_with_it():
+    from presets.registry import load
+    fen = "4k3/8/8/8/8/8/P6P/4K3 w - - 0 1"
+    moves = Game(fen, presets=["pawn-diagonal-no-capture", "wrap-board"]).legal_uci()
+    assert {"a2h3", "h2a3"} <= set(moves)
+    assert Game(fen, ruleset=load("wrap-board", "pawn-diagonal-no-capture")).legal_uci() == moves
+
+
+@pytest.mark.parametrize("preset", ["pawns-move-backward", "capture-to-win"])
+def test_a_geometry_over_presets_that_do_not_build_on_the_board_composes(preset):
+    from presets.registry import load
+    fen = "4k3/8/8/8/R7/8/P6P/4K3 w - - 0 1"
+    together = Game(fen, ruleset=load(preset, "wrap-board")).legal_uci()
+    assert Game(fen, ruleset=load("wrap-board", base=load(preset))).legal_uci() == together
+    assert "a4h4" in together
+
+
+@pytest.mark.parametrize("geometry", ["rook-warp", "bouncing-pieces", "bouncing-pieces-2"])
+@pytest.mark.parametrize("preset", BUILT_ON_THE_BOARD + ["knights-leap-twice", "berolina-pawns"])
+def test_a_geometry_that_keeps_the_steps_over_presets_built_on_the_board_composes(
+        preset, geometry):
+    # rook-warp keeps the plain board (only the rook's slide warps); the bouncing
+    # boards change only the diagonal rays, and rebuild the sliders that walk them
+    from presets.registry import load
+    fen = "4k3/8/8/8/8/8/P6P/R1B1K1N1 w - - 0 1"
+    try:
+        together = load(preset, geometry)
+    except PresetError:
+        return                                  # incompatible either way
+    assert Game(fen, ruleset=load(geometry, base=load(preset))).legal_uci() == \
+        Game(fen, ruleset=together).legal_uci()
