@@ -150,13 +150,17 @@ def spend_die(ctx, move):
 def dice_clock(ctx, move):
     """A micro-move keeps the colour and the move number; the fifty-move clock
     counts micro-moves since the last pawn move or capture. (The ``game`` fact is
-    not in the production's conditions, so modifying it does not re-fire it.)"""
+    not in the production's conditions, so modifying it does not re-fire it.)
+
+    The ``game`` fact is modified after every micro-move, the clock unchanged
+    included (a capture with the clock at 0): the rules that judge every position
+    on it (a preset's ending: ``extinction-chess.extinct``, a bare side under
+    ``suicide-chess``...) see every micro-move, as they see every chess move."""
     game = next(iter(ctx.session.by_template["game"].values()))
     v = game.values
     mv = move.values
     half = 0 if mv["piece"] == "pawn" or mv["capture"] else v["halfmove"] + 1
-    if half != v["halfmove"]:
-        ctx.session.modify(game, {"halfmove": half})
+    ctx.session.modify(game, {"halfmove": half})
 
 
 def setup_dice(game, pos) -> None:

@@ -349,3 +349,26 @@ def test_dice_chess_asks_no_stalemate_of_a_presets_kept_result_rules():
     g = DiceGame("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 -",
                  dice_rules(load("capture-to-win")))
     assert g.outcome() is None and not g.is_game_over()
+
+
+@pytest.mark.parametrize("pid, dfen, move, winner, reason", [
+    # the capture leaves the fifty-move clock at 0: the game fact does not change
+    # with it, yet the rules that judge every position must see the micro-move
+    ("extinction-chess", "k7/5p2/8/8/8/8/P1K4B/5R2 w - - 0 9 RRB", "f1f7", "white",
+     "no pawn left"),
+    ("suicide-chess", "8/5r2/8/8/8/8/2K4B/5R2 w - - 0 9 RRB", "f1f7", "black",
+     "no pieces left"),
+    ("last-piece-standing", "8/5r2/8/8/8/8/2K4B/5R2 w - - 0 9 RRB", "f1f7", "white",
+     "annihilation"),
+])
+def test_an_ending_judged_on_every_position_sees_a_capture_at_clock_zero(
+        pid, dfen, move, winner, reason):
+    import dice
+    rs = load(pid)
+    g = DiceGame(dfen, rs)
+    g.push(move)
+    assert (g.outcome().winner, g.outcome().reason) == (winner, reason)
+    assert g.legal_uci() == []
+    assert dice.legal_turn_tree(dfen, rs)[move] == {}
+    text = dice.apply_move(dfen, move, rs)
+    assert text == g.dfen() and text.endswith(f" winner:{winner}={reason.replace(' ', '_')}")
