@@ -29,8 +29,8 @@ Rulings (spec, DECISIONS.md, and ours where marked):
 * (ours, as Fairy-Stockfish) Should both sides be without the target type at once
   (a set-up position, or a rook's blast under ``explosive-rook`` that takes the
   last target piece of both sides), the side that has just moved - not the side
-  to move - loses; mid-turn under ``double-move`` / ``monster-rules`` (``half:1``)
-  that is the side to move.
+  to move - loses; mid-turn under ``double-move`` / ``monster-rules`` (``half:1``),
+  and in Dice Chess, that is the side to move.
 * Extinction is checked before checkmate and stalemate: a move that removes the
   opponent's last target piece wins even if it also stalemates him.
 * Target ``king``: with royal kings it is never reachable (a king is never
@@ -77,10 +77,15 @@ def make_extinct(target: str):
             return
         st = s.chess
         present = {c for c, t in zip(st.colors, st.types) if t == target}
+        # the side that has just moved: the move's (mid-turn under a multi-move
+        # preset, or in Dice Chess, the side to move itself); in a loaded
+        # position the side not to move, or mid-turn (half:N past 0) the side to move
+        played = s.facts_of("move")
         turn = game.values["turn"]
-        # the side that has just moved: mid-turn (a multi-move preset's half:N
-        # past 0) the side to move itself
-        mover = turn if game.values.get("half", 0) else opposite(turn)
+        if played:
+            mover = played[0].values["color"]
+        else:
+            mover = turn if game.values.get("half", 0) else opposite(turn)
         for c in (mover, opposite(mover)):
             if c not in present:
                 ctx.assert_fact("result", winner=opposite(c), reason=f"no {target} left")

@@ -372,3 +372,13 @@ def test_an_ending_judged_on_every_position_sees_a_capture_at_clock_zero(
     assert dice.legal_turn_tree(dfen, rs)[move] == {}
     text = dice.apply_move(dfen, move, rs)
     assert text == g.dfen() and text.endswith(f" winner:{winner}={reason.replace(' ', '_')}")
+
+
+def test_extinction_both_sides_at_once_the_side_that_moved_loses_in_dice_chess():
+    # White's rook takes Black's last pawn on c3 and its blast White's on c4:
+    # the side that has just moved (White, still to move in its turn) loses, as
+    # in a chess game
+    rs = load("explosive-rook", "extinction-chess")
+    g = DiceGame("k7/8/8/8/2P5/R1p5/8/7K w - - 3 1 RNN", rs)
+    g.push("a3c3")
+    assert (g.outcome().winner, g.outcome().reason) == ("black", "no pawn left")
