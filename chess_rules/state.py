@@ -19,6 +19,7 @@ from .squares import PIECE_LETTER, SQUARE_NAMES, opposite
 AttackFn = Callable[[list, list, int, str], bool]
 
 _COLORS = ("white", "black")
+_SQUARES = frozenset(range(64))
 
 
 def _bad_piece(v: dict) -> str:
@@ -65,7 +66,7 @@ def _bad_castling(v: dict) -> str | None:
 
 #: the facts besides pieces and royals the game reads (FEN, repetition, castling):
 #: what is wrong with one's values, checked as it is asserted
-_CHECKED = {"game": _bad_game, "ep": _bad_ep, "castling": _bad_castling}
+_CHECKED = {"ep": _bad_ep, "castling": _bad_castling}     # (game: inlined)
 
 
 #: a piece type no rule moves or attacks with: :meth:`ChessState.attackers`
@@ -132,18 +133,26 @@ class ChessState:
             v = fact.values
             sq = v["square"]
             if kind == "assert":
-                if sq.__class__ is not int or not 0 <= sq < 64 or \
-                        v["type"] not in PIECE_LETTER or v["color"] not in _COLORS:
+                color = v["color"]
+                ptype = v["type"]
+                if sq.__class__ is not int or sq not in _SQUARES or \
+                        ptype not in PIECE_LETTER or color not in _COLORS:
                     # refused before the mirror changes (a rule's action that
                     # writes one raises, and the change is undone)
                     raise SlotValueError(_bad_piece(v))
-                self.colors[sq] = v["color"]
-                self.types[sq] = v["type"]
+                self.colors[sq] = color
+                self.types[sq] = ptype
                 self.facts[sq] = fact
-            elif sq.__class__ is int and 0 <= sq < 64 and self.facts[sq] is fact:
-                self.colors[sq] = None
-                self.types[sq] = None
-                self.facts[sq] = None
+            else:
+                try:
+                    mirrored = self.facts[sq] is fact
+                except (IndexError, TypeError):
+                    # the undo of a refused write: that value never reached the mirror
+                    mirrored = False
+                if mirrored:
+                    self.colors[sq] = None
+                    self.types[sq] = None
+                    self.facts[sq] = None
         elif t == "royal":
             v = fact.values
             royal = self.royal.get(v["color"]) if v["color"].__hash__ is not None else None
@@ -154,6 +163,10 @@ class ChessState:
                 royal.add(v["type"])
             elif royal is not None:
                 royal.discard(v["type"])
+        elif t == "game":
+            # (every move modifies it: the check is inlined)
+            if kind == "assert" and fact.values["turn"] not in _COLORS:
+                raise SlotValueError(_bad_game(fact.values))
         elif kind == "assert" and t in _CHECKED:
             problem = _CHECKED[t](fact.values)
             if problem is not None:
