@@ -156,7 +156,10 @@ def dice_clock(ctx, move):
     included (a capture with the clock at 0): the rules that judge every position
     on it (a preset's ending: ``extinction-chess.extinct``, a bare side under
     ``suicide-chess``...) see every micro-move, as they see every chess move."""
-    game = next(iter(ctx.session.by_template["game"].values()))
+    games = ctx.session.by_template.get("game")
+    if not games:
+        return      # a rule took it away: the move is refused (Game._make) as such
+    game = next(iter(games.values()))
     v = game.values
     mv = move.values
     half = 0 if mv["piece"] == "pawn" or mv["capture"] else v["halfmove"] + 1

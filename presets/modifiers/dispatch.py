@@ -194,8 +194,9 @@ def dispatch(stage: str):
             for f in _live_pieces_with(s, hooks):
                 _fire(s, reg, run, f.id, hooks[f.id], {"kind": "after-move", "moverId": run.mover})
         elif stage in ("turn-end", "turn-start"):
-            game = next(iter(s.by_template["game"].values()))
-            turn = game.values["turn"]
+            games = s.by_template.get("game")
+            # no game fact: a rule took it away, and the move is refused as such
+            turn = next(iter(games.values())).values["turn"] if games else m["color"]
             if turn != m["color"]:  # else a multi-move turn goes on: no turn ended
                 color = m["color"] if stage == "turn-end" else turn
                 attr = "OnTurnEndHooks" if stage == "turn-end" else "OnTurnStartHooks"
@@ -216,9 +217,9 @@ def _finish(ctx, run: Run) -> None:
     if run.board_changed:
         run.board_changed = False
         detect = s.functions.get("detect-check")
-        game = next(iter(s.by_template["game"].values()))
-        if detect is not None:
-            detect(ctx, game)
+        games = s.by_template.get("game")
+        if detect is not None and games:
+            detect(ctx, next(iter(games.values())))
     s.mod_run = None
 
 

@@ -679,3 +679,43 @@ def test_a_logical_fact_for_generation_goes_with_the_request():
     g.pop()
     assert g.fen() == start and len(g.legal_moves()) == 20
     assert list(g.session.facts_of("seen")) == []
+
+
+def _dice_game(rs):
+    from dice.engine import DiceGame
+    return DiceGame("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 PPN", rs)
+
+
+def _with_modifier(name):
+    def base():
+        from presets import load
+        from presets.modifiers import attach
+        return attach(load("piece-hp"), name, squares=["e2"])
+    return base
+
+
+@pytest.mark.parametrize("stage", ["apply", "post-move"])
+@pytest.mark.parametrize("base, make", [
+    (fide_rules, _dice_game),                               # dice-clock reads it
+    (_with_modifier("nomad"), lambda rs: Game(ruleset=rs)),     # turn-start dispatch
+    (_with_modifier("decay"), lambda rs: Game(ruleset=rs)),     # turn-end dispatch
+], ids=["dice", "modifier-turn-start", "modifier-turn-end"])
+def test_a_rule_that_takes_the_game_fact_away_is_refused_as_such_everywhere(stage, base, make):
+    # Dice Chess and the modifiers' dispatch read the game fact in their own
+    # actions: with it gone they must leave the refusal to the move (a ChessError
+    # naming the game fact), not fail as 'fide.turn-advance' or
+    # 'modifiers.turn-start' with a bare StopIteration
+    from chess_rules.errors import ChessError
+    rs = load_rule_text(base(), f'''rule "house.breaker" stage {stage}
+when
+  move(from: 12)
+  ?g <- game(fullmove: 1)
+then
+  retract ?g
+end
+''', "breaker.hr")
+    g = make(rs)
+    fen = g.fen()
+    with pytest.raises(ChessError, match="the rules left 0 game facts"):
+        g.push("e2e4")
+    assert g.fen() == fen and g.move_stack == []
