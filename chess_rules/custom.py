@@ -18,9 +18,10 @@ A custom rule file (``.hr``) is written in the engine's rule language
   refused.
 * a rule that runs with move generation (``generate``, ``filter`` and the stages
   between) proposes moves: it may call functions and ``assert logical`` facts
-  (they go with the ``movegen`` request), but a plain ``assert``, a ``modify``
-  or a ``retract`` there is refused, since listing the moves would change the
-  position.
+  that go with the ``movegen`` request (its conditions match ``movegen``, or a
+  fact of a template of yours that only such logical asserts make), but a plain
+  ``assert``, a ``modify``, a ``retract``, or a logical fact the position alone
+  supports there is refused, since listing the moves would change the position.
 
 Rule text never runs Python: actions and tests call functions by name, the
 rule set's own (``gen.*``, ``filter-*`` ...) and the move helpers of

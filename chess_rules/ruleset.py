@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterable
 
 from rete import Production, Rule, Session, Template
 from rete.errors import CompileError
-from rete.model import AssertFact, Call, Modify, Retract, as_production
+from rete.model import AssertFact, Call, Exists, Modify, Pattern, Retract, as_production
 
 from .errors import ChessError
 from .helpers import MOVE_HELPERS, helper_call_problem, meta_problem, with_implied_attacks
@@ -46,12 +46,40 @@ def move_stages(order, config) -> tuple[tuple, tuple]:
     return span(*GEN_STAGES), span(PUSH_STAGES[0], PUSH_STAGES[-1])
 
 
-def generation_change(prod: Production, gen_stages) -> str | None:
+_SCHEMA_TEMPLATES = frozenset(t.name for t in TEMPLATES)
+
+
+def generation_scoped(productions, gen_stages) -> frozenset:
+    """The templates whose facts live only while moves are listed: ``movegen``
+    itself, and a template of the rule set's own that its productions assert
+    only logically, in the stages of move generation (a chain of logical facts
+    rooted in the request goes with it)."""
+    only = {}
+    for p in productions:
+        for a in p.actions:
+            if isinstance(a, AssertFact):
+                ok = a.logical and p.stage in gen_stages
+                only[a.template] = only.get(a.template, True) and ok
+    return frozenset({"movegen"} | {t for t, ok in only.items()
+                                     if ok and t not in _SCHEMA_TEMPLATES})
+
+
+def _matches_any(conditions, templates) -> bool:
+    """Whether the conditions need a fact of one of ``templates`` (a pattern, or
+    one inside ``exists``/``collect``): such a fact supports what they assert."""
+    return any(c.template in templates if isinstance(c, Pattern)
+               else isinstance(c, Exists) and _matches_any(c.conditions, templates)
+               for c in conditions)
+
+
+def generation_change(prod: Production, gen_stages, scoped=frozenset({"movegen"})) -> str | None:
     """What is wrong with a production that runs with move generation and changes
     the position, or None. Generation proposes moves and must leave the game as
     it was (``legal_moves()`` changes nothing): its rules call functions and may
-    assert logical facts, which go with the ``movegen`` request that supports
-    them; a plain assert, a modify or a retract would stay."""
+    assert logical facts that go with the ``movegen`` request, its conditions
+    matching the request or a fact that goes with it (``scoped``:
+    :func:`generation_scoped`); a plain assert, a modify or a retract would stay,
+    and so would a logical fact supported by the position alone."""
     if prod.stage not in gen_stages:
         return None
     for a in prod.actions:
@@ -63,6 +91,11 @@ def generation_change(prod: Production, gen_stages) -> str | None:
                     f"moves, yet {what} a fact: the position would change each time the "
                     f"moves are listed (change it in 'apply' or 'post-move'; a fact for "
                     f"generation alone is asserted logical)")
+        if isinstance(a, AssertFact) and not _matches_any(prod.conditions, scoped):
+            return (f"runs with move generation (stage {prod.stage!r}), which only proposes "
+                    f"moves, yet asserts a logical {a.template!r} fact that its conditions "
+                    f"keep without the movegen request: it would stay once the moves are "
+                    f"listed (match movegen, or a fact that goes with it, to support it)")
     return None
 
 
@@ -189,8 +222,9 @@ class RuleSet:
             s.deftemplate(t)
         s.functions.update(self.functions)
         gen_stages = move_stages(s.stages, self.config)[0] if "generate" in s.stages else ()
+        scoped = generation_scoped(self.productions.values(), gen_stages)
         for p in self.productions.values():
-            problem = generation_change(p, gen_stages)
+            problem = generation_change(p, gen_stages, scoped)
             if problem is not None:
                 raise CompileError(problem, p.name)
             # a capturing move helper's attacks, over the topology the board has

@@ -719,3 +719,63 @@ end
     with pytest.raises(ChessError, match="the rules left 0 game facts"):
         g.push("e2e4")
     assert g.fen() == fen and g.move_stack == []
+
+
+def test_a_generation_rule_whose_logical_fact_outlives_the_request_is_refused():
+    # 'assert logical' in generation is allowed for a fact that goes with the
+    # movegen request; one its conditions keep without the request (here the
+    # game fact) stayed once the moves were listed: a queen appeared on d5 at
+    # legal_moves(), the FEN changed by listing the moves
+    text = ("rule custom.ghost stage generate\nwhen\n  game(turn: black)\nthen\n"
+            "  assert logical piece(type: queen, color: black, square: 35)\nend\n")
+    rs = fide_rules()
+    before = dict(rs.productions)
+    with pytest.raises(ReteError, match="custom.ghost.*logical 'piece' fact.*without the "
+                                        "movegen request") as e:
+        load_rule_text(rs, text, "ghost.hr")
+    assert "ghost.hr:1:" in str(e.value)
+    assert rs.productions == before
+
+
+def test_a_chain_of_logical_facts_rooted_in_the_request_is_allowed():
+    # a stage of one's own between generate and filter, fed by a logical fact of
+    # generate: the chain goes with the request; a fact asserted for good (in
+    # apply) roots no such chain
+    text = """template seen (color)
+template noted (color)
+stages generate, mid
+rule custom.see stage generate
+when
+  movegen(color: ?c)
+then
+  assert logical seen(color: ?c)
+end
+rule custom.note stage mid
+when
+  seen(color: ?c)
+then
+  assert logical noted(color: ?c)
+end
+"""
+    g = Game(ruleset=load_rule_text(fide_rules(), text, "chain.hr"))
+    start = g.fen()
+    assert len(g.legal_moves()) == 20
+    assert g.fen() == start
+    assert list(g.session.facts_of("seen")) == list(g.session.facts_of("noted")) == []
+    kept = text + """rule custom.keep stage apply
+when
+  move(color: ?c)
+then
+  assert seen(color: ?c)
+end
+"""
+    with pytest.raises(ReteError, match="custom.note.*logical 'noted' fact"):
+        load_rule_text(fide_rules(), kept, "chain.hr")
+
+
+def test_a_logical_fact_supported_by_exists_movegen_goes_with_the_request():
+    text = ("template seen (n)\nrule custom.note stage generate\nwhen\n"
+            "  exists movegen(color: white)\nthen\n  assert logical seen(n: 1)\nend\n")
+    g = Game(ruleset=load_rule_text(fide_rules(), text, "note.hr"))
+    assert len(g.legal_moves()) == 20
+    assert list(g.session.facts_of("seen")) == []
