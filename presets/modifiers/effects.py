@@ -119,8 +119,10 @@ def set_type(ctx: ApplyCtx, fact, ptype: str, run: Run | None) -> None:
     v = fact.values
     if v["type"] == ptype or v["type"] in st.royal[v["color"]]:
         return
-    game = next(iter(s.by_template["game"].values()))
-    waiting = opposite(game.values["turn"])
+    games = s.by_template.get("game")
+    if not games:
+        return          # a rule took the game fact away: the move is refused as such
+    waiting = opposite(next(iter(games.values())).values["turn"])
     types = st.types[:]
     types[v["square"]] = ptype
     for q in st.royal_squares(st.colors, types, waiting):
@@ -232,9 +234,9 @@ def condition_holds(ctx: ApplyCtx, c) -> bool:
     if c.square is not None and not c.square.matches(v["square"]):
         return False
     if c.side_to_move is not None:
-        game = next(iter(s.by_template["game"].values()))
-        if game.values["turn"] != c.side_to_move:
-            return False
+        games = s.by_template.get("game")
+        if not games or next(iter(games.values())).values["turn"] != c.side_to_move:
+            return False        # (no game fact: a rule took it away, the move is refused)
     if c.in_check is not None:
         checked = (f is not None and v["type"] in st.royal[v["color"]]
                    and st.attacked(st.colors, st.types, v["square"], opposite(v["color"])))

@@ -779,3 +779,26 @@ def test_a_logical_fact_supported_by_exists_movegen_goes_with_the_request():
     g = Game(ruleset=load_rule_text(fide_rules(), text, "note.hr"))
     assert len(g.legal_moves()) == 20
     assert list(g.session.facts_of("seen")) == []
+
+
+@pytest.mark.parametrize("stage", ["apply", "post-move"])
+def test_a_modifier_type_change_leaves_a_game_without_its_game_fact_to_the_refusal(stage):
+    # stay-as-pawn's type change reads the side to move from the game fact: with a
+    # rule taking it away, the promotion is refused as such (no bare StopIteration
+    # blamed on the modifier's dispatch)
+    from chess_rules.errors import ChessError
+    from presets.modifiers import attach
+    rs = attach(fide_rules(), "stay-as-pawn", squares=["a7"])
+    rs = load_rule_text(rs, f'''rule "house.breaker" stage {stage}
+when
+  move(from: 48)
+  ?g <- game()
+then
+  retract ?g
+end
+''', "breaker.hr")
+    g = Game("4k3/P7/8/8/8/8/8/4K3 w - - 0 1", ruleset=rs)
+    fen = g.fen()
+    with pytest.raises(ChessError, match="the rules left 0 game facts"):
+        g.push("a7a8q")
+    assert g.fen() == fen and g.move_stack == []
