@@ -86,18 +86,22 @@ class DiceGame(Game):
 
         Every fact goes and the position is loaded as at construction, without
         compiling the rule set again (what :func:`dice.turn_tree` does between
-        trees). A bad DFEN raises before anything changes. Refused while a move
+        trees). A bad DFEN raises before anything changes, and a position the
+        rule set's setup refuses leaves the game as it was. Refused while a move
         is on the stack (the game would lose its history)."""
         pos = dfen if isinstance(dfen, DfenPosition) else parse_dfen(dfen, self.ruleset)
         s = self.session
         if self._stack or s._marks:
             raise DiceError("reload() needs a game with no move to take back")
-        for f in list(s.facts.values()):
-            if f.alive:
-                s.retract(f)
+        # all or nothing: a position the rule set's setup refuses (its rules
+        # break the game fact, say) leaves the old one standing
+        with s.transaction():
+            for f in list(s.facts.values()):
+                if f.alive:
+                    s.retract(f)
+            self._load(pos)
         self._ep_pending = False
         self._legal_cache = None
-        self._load(pos)
         self._history = []          # no repetition in Dice Chess (as in __init__)
 
     # ------------------------------------------------------------ parsing / output

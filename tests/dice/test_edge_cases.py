@@ -367,3 +367,27 @@ def test_api_arguments_of_the_wrong_kind_are_typed_errors():
         with pytest.raises(MoveParseError):
             dice.playable_dice(d, played)
     assert dice.playable_dice(d, "e1e2") == dice.playable_dice(d, ["e1e2"]) == []
+
+
+def test_a_reload_the_setup_refuses_leaves_the_game_as_it_was():
+    # the rule set's own rule takes the game fact away in some positions: a
+    # reload into one is refused, and the position before stands whole
+    from chess_rules.custom import load_rule_text
+    from chess_rules.errors import ChessError
+    from dice.engine import DiceGame
+    from dice.rules import dice_rules
+    rs = load_rule_text(dice_rules(), '''rule "house.breaker" stage result
+when
+  ?g <- game(fullmove: 5)
+then
+  retract ?g
+end
+''', "breaker.hr")
+    start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 PPN"
+    g = DiceGame(start, rs)
+    legal = g.legal_uci()
+    with pytest.raises(ChessError, match="game fact"):
+        g.reload("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 5 PPN")
+    assert g.dfen() == start and g.legal_uci() == legal
+    g.push(legal[0])
+    assert g.dfen() != start
