@@ -161,19 +161,21 @@ def _moves_type(prod, ptype) -> bool:
     return False
 
 
-#: the FIDE production that slides each piece type (a pawn's: its double step)
+#: the FIDE production that slides each piece type (not the pawn: its double step
+#: refuses a blocked double step itself, with its own reason, and no other
+#: straight move of a pawn is one a clear line would allow: e2e5, e4e2)
 _FIDE_SLIDER = {"bishop": "fide.bishop-move", "rook": "fide.rook-move",
-                "queen": "fide.queen-move", "pawn": "fide.pawn-double-push"}
+                "queen": "fide.queen-move"}
 
 
 def _first_blocker(st, ptype: str, frm: int, to: int) -> int | None:
     """The first occupied square between ``frm`` and ``to`` on a straight line the
-    piece type slides along in FIDE chess, or None."""
+    piece type (bishop, rook or queen) slides along in FIDE chess, or None."""
     df, dr = to % 8 - frm % 8, to // 8 - frm // 8
     diagonal = abs(df) == abs(dr) and df != 0
     straight = (df == 0) != (dr == 0)
     if not ((ptype in ("bishop", "queen") and diagonal) or
-            (ptype in ("rook", "queen") and straight) or (ptype == "pawn" and df == 0)):
+            (ptype in ("rook", "queen") and straight)):
         return None
     sf, sr = (df > 0) - (df < 0), (dr > 0) - (dr < 0)
     sq = frm + sf + 8 * sr

@@ -157,3 +157,19 @@ def test_a_blocked_line_is_the_reason_only_for_fides_own_sliders():
     fen = "rnbqkbnr/pppppppp/8/8/8/4N3/PPPPPPPP/R1BQKBNR w KQkq - 0 1"
     assert Game(fen, ruleset=presets.load("berolina-pawns")).explain("e2e4").text.startswith(
         "e2e4: illegal - no rule moves the pawn on e2 to e4")
+
+
+@pytest.mark.parametrize("fen,presets_,move", [
+    # a pawn never goes three squares: the knight on e4 is not why e2e5 is illegal
+    ("4k3/8/8/8/4n3/8/4P3/4K3 w - - 0 1", (), "e2e5"),
+    ("4k3/8/8/8/4p3/4N3/8/4K3 b - - 0 1", (), "e4e1"),
+    # nor backwards in FIDE chess
+    ("4k3/8/8/8/4P3/4n3/8/4K3 w - - 0 1", (), "e4e2"),
+    # a pawn that moves backward steps one square back, never two
+    ("4k3/8/8/8/4P3/4n3/8/4K3 w - - 0 1", ("pawns-move-backward",), "e4e2"),
+])
+def test_a_pawn_is_not_blocked_on_a_line_it_never_takes(fen, presets_, move):
+    ex = Game(fen, presets=list(presets_)).explain(move)
+    assert not ex.legal and ex.rule is None
+    assert "cannot pass" not in ex.reason
+    assert ex.reason.startswith(f"no rule moves the pawn on {move[:2]} to {move[2:4]}")
