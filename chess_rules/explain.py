@@ -81,6 +81,11 @@ def explain_move(game, move) -> Explanation:
         # the squares are right and only the promotion is not: say so, with the choices
         rule = legal[promotions[0]].rule
         return Explanation(u, False, rule, promotion_reason(promo, promotions))
+    refused = sorted(k for k in refusals if len(k) == 5 and k[:4] == u[:4])
+    if refused:
+        # the squares are a promotion's, and every promotion on them is refused
+        # (a pinned pawn, a king in check): that refusal is the reason, not the piece
+        return refused_promotions(u, promo, refused, refusals, generated)
     return Explanation(u, False, None, no_rule_reason(game, frm, to, promo))
 
 
@@ -93,6 +98,30 @@ def promotion_reason(promo: str | None, choices) -> str:
     else:
         why = f"a pawn may not promote to a {promo} here"
     return f"{why} ({', '.join(choices)})"
+
+
+def refused_promotions(u: str, promo: str | None, refused, refusals, generated) -> Explanation:
+    """Why a move on the squares of promotions that were all generated and then
+    refused is not legal: that refusal (the same for each, as a pin or a check
+    makes it), and for a piece the rules never promote to, that too."""
+    whys = {refusals[k] for k in refused}
+    movers = sorted(set(generated.get(refused[0], [])))
+    listed = ", ".join(refused)
+    if len(whys) == 1:
+        (rule, why), = whys
+        if promo is None:
+            return Explanation(u, False, rule,
+                               f"{why} (every promotion on these squares is refused: {listed})",
+                               movers)
+        every = f"{rule} refuses every promotion on these squares ({listed}): {why}"
+    else:
+        rule = None
+        every = "every promotion on these squares is refused: " + \
+            "; ".join(f"{k} by {refusals[k][0]} - {refusals[k][1]}" for k in refused)
+        if promo is None:
+            return Explanation(u, False, None, every, movers)
+    return Explanation(u, False, movers[0] if movers else rule,
+                       f"a pawn may not promote to a {promo} here, and {every}")
 
 
 def no_rule_reason(game, frm: int, to: int, promo) -> str:

@@ -173,3 +173,28 @@ def test_a_pawn_is_not_blocked_on_a_line_it_never_takes(fen, presets_, move):
     assert not ex.legal and ex.rule is None
     assert "cannot pass" not in ex.reason
     assert ex.reason.startswith(f"no rule moves the pawn on {move[:2]} to {move[2:4]}")
+
+
+@pytest.mark.parametrize("fen,move,rule,reason", [
+    # the pawn on g7 is pinned: every promotion is refused, so is the move naming none
+    ("4q2r/2B2KP1/4R3/8/8/4Nkp1/8/8 w - - 0 1", "g7g8", "fide.check-resolution",
+     "it leaves the king on f7 attacked by the queen on e8 (every promotion on these squares "
+     "is refused: g7g8b, g7g8n, g7g8q, g7g8r)"),
+    ("4q2r/2B2KP1/4R3/8/8/4Nkp1/8/8 w - - 0 1", "g7h8", "fide.check-resolution",
+     "it leaves the king on f7 attacked by the queen on e8 (every promotion on these squares "
+     "is refused: g7h8b, g7h8n, g7h8q, g7h8r)"),
+    # a king in check that no promotion answers
+    ("4k3/1P6/8/8/8/8/8/r3K3 w - - 0 1", "b7b8", "fide.check-resolution",
+     "it leaves the king on e1 attacked by the rook on a1 (every promotion on these squares "
+     "is refused: b7b8b, b7b8n, b7b8q, b7b8r)"),
+    # a piece the rules never promote to, on squares where every promotion is refused
+    ("4q2r/2B2KP1/4R3/8/8/4Nkp1/8/8 w - - 0 1", "g7g8k", "fide.pawn-single-push",
+     "a pawn may not promote to a king here, and fide.check-resolution refuses every promotion "
+     "on these squares (g7g8b, g7g8n, g7g8q, g7g8r): it leaves the king on f7 attacked by the "
+     "queen on e8"),
+])
+def test_a_promotion_refused_on_every_piece_names_that_refusal(fen, move, rule, reason):
+    g = Game(fen)
+    ex = g.explain(move)
+    assert not ex.legal and (ex.rule, ex.reason) == (rule, reason)
+    assert not any(u[:4] == move[:4] for u in g.legal_uci())
