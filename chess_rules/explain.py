@@ -139,7 +139,7 @@ def no_rule_reason(game, frm: int, to: int, promo) -> str:
     ptype = st.types[frm]
     movers = sorted(p.name for p in game.session.list_productions()
                     if p.stage == "generate" and _moves_type(p, ptype))
-    if ptype == "king" and abs(to - frm) == 2 and frm // 8 == to // 8:
+    if ptype == "king" and castling_squares(game, turn, frm, to):
         why = _castling_reason(game, turn, frm, to, movers)
         if why is not None:
             return why
@@ -159,6 +159,18 @@ def no_rule_reason(game, frm: int, to: int, promo) -> str:
     return (f"no rule moves the {ptype} on {SQUARE_NAMES[frm]} to {SQUARE_NAMES[to]}"
             f"{'' if promo is None else ' promoting'}"
             + (f" (rules for the {ptype}: {', '.join(movers)})" if movers else ""))
+
+
+def castling_squares(game, turn: str, frm: int, to: int) -> bool:
+    """Whether a king's move from ``frm`` to ``to`` is one castling makes (e1g1,
+    e1c1, e8g8, e8c8, or a castling fact's own squares): only then is a missing
+    castling right a reason (a king's two-square step from e4 is no castling)."""
+    from .game import CASTLING_SQUARES
+    if any(c == turn and (kf, kt) == (frm, to)
+           for c, _, kf, kt, _, _ in CASTLING_SQUARES.values()):
+        return True
+    return any(f.values["color"] == turn and f.values["king-from"] == frm
+               and f.values["king-to"] == to for f in game.session.facts_of("castling"))
 
 
 def _castling_reason(game, turn: str, frm: int, to: int, movers) -> str | None:

@@ -13,6 +13,7 @@ import random
 from functools import lru_cache
 
 from chess_rules.errors import MoveParseError
+from chess_rules.explain import castling_squares
 from chess_rules.game import Explanation, Game
 from chess_rules.moves import Move
 from chess_rules.notation import parse_uci
@@ -205,7 +206,7 @@ class DiceGame(Game):
         ptype = st.types[frm]
         if ptype is None or st.colors[frm] != self.turn or self.is_game_over():
             return ex
-        castle = ptype == "king" and frm // 8 == to // 8 and abs(to - frm) == 2
+        castle = ptype == "king" and castling_squares(self, self.turn, frm, to)
         reason = missing_die(dice_left(self.session), ptype, "castle" if castle else "normal", frm)
         if reason is None:
             return ex

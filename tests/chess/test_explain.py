@@ -198,3 +198,18 @@ def test_a_promotion_refused_on_every_piece_names_that_refusal(fen, move, rule, 
     ex = g.explain(move)
     assert not ex.legal and (ex.rule, ex.reason) == (rule, reason)
     assert not any(u[:4] == move[:4] for u in g.legal_uci())
+
+
+@pytest.mark.parametrize("fen,move", [
+    ("4k3/8/8/8/4K3/8/8/8 w - - 0 1", "e4g4"),       # a king off its home square
+    ("4k3/8/8/8/8/8/8/3K4 w - - 0 1", "d1f1"),
+    ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", "e1e3"),
+    ("8/3k4/8/8/8/8/8/4K3 b - - 0 1", "d7f7"),
+])
+def test_a_kings_two_square_step_off_the_castling_squares_is_no_castling(fen, move):
+    ex = Game(fen).explain(move)
+    assert not ex.legal and ex.rule is None
+    assert ex.reason == (f"no rule moves the king on {move[:2]} to {move[2:]} "
+                         "(rules for the king: fide.king-move)")
+    # on the castling squares the missing right stays the reason
+    assert "no castling right" in Game("4k3/8/8/8/8/8/8/4K3 w - - 0 1").explain("e1g1").reason

@@ -127,3 +127,17 @@ def test_a_promotion_a_rule_drops_keeps_that_rules_reason_in_dice_chess():
     ex = explain_move("r3k2r/pPp5/8/8/8/8/8/R3K2R w KQkq - 0 1 KRP", "b7a8q", ruleset=rs)
     assert (ex.legal, ex.rule, ex.reason) == (
         False, "custom.no-queen-promotion", "pawns never promote to queens here")
+
+
+@pytest.mark.parametrize("dfen,move,reason", [
+    # a king die, no rook die: the king's two-square step from e4 is no castling
+    ("4k3/8/8/8/4K3/8/8/8 w - - 0 1 K", "e4g4",
+     "no rule moves the king on e4 to g4 (rules for the king: fide.king-move)"),
+    ("4k3/8/8/8/4K3/8/8/8 w - - 0 1 P", "e4g4", "no king die for the king on e4 (dice left: pawn)"),
+    # on the castling squares castling's two dice stay the reason
+    ("4k3/8/8/8/8/8/8/4K2R w K - 0 1 K", "e1g1",
+     "castling needs a king die and a rook die (dice left: king)"),
+])
+def test_a_kings_two_square_step_is_castling_only_on_the_castling_squares(dfen, move, reason):
+    ex = explain_move(dfen, move)
+    assert not ex.legal and ex.reason == reason
