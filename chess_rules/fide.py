@@ -483,7 +483,7 @@ def movement_rules(topo, group="fide"):
     out.append(mover("fide.pawn-double-push", "pawn",
                      reg(f"gen.pawn-double.{topo.name}", make_pawn_double_gen(topo)), None,
                      "An unmoved pawn on its home rank advances two squares through an empty one.",
-                     group, slides=True))
+                     group))
     out.append(mover("fide.pawn-capture", "pawn",
                      reg(f"gen.pawn-capture.{topo.name}", make_pawn_capture_gen(topo)),
                      lambda c, t, sq, by, topo=topo: geo.attacked_by_pawn(c, t, topo, sq, by),
