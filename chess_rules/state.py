@@ -64,6 +64,14 @@ def _bad_castling(v: dict) -> str | None:
     return None
 
 
+def game_fact(session):
+    """The position's ``game`` fact (turn, clocks), or None when a rule took it
+    away: whoever reads it then does nothing, and the move is refused as such
+    (``Game`` checks that a move leaves exactly one)."""
+    games = session.by_template.get("game")
+    return next(iter(games.values())) if games else None
+
+
 #: the facts besides pieces and royals the game reads (FEN, repetition, castling):
 #: what is wrong with one's values, checked as it is asserted
 _CHECKED = {"ep": _bad_ep, "castling": _bad_castling}     # (game: inlined)

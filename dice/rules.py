@@ -48,6 +48,7 @@ from chess_rules.fide import fide_rules
 from chess_rules.helpers import piece_patterns
 from chess_rules.ruleset import RuleSet
 from chess_rules.squares import SQUARE_NAMES, opposite
+from chess_rules.state import game_fact
 
 from .dfen import FACE_TYPE, LETTER_TYPE, TYPE_FACE
 
@@ -156,10 +157,9 @@ def dice_clock(ctx, move):
     included (a capture with the clock at 0): the rules that judge every position
     on it (a preset's ending: ``extinction-chess.extinct``, a bare side under
     ``suicide-chess``...) see every micro-move, as they see every chess move."""
-    games = ctx.session.by_template.get("game")
-    if not games:
+    game = game_fact(ctx.session)
+    if game is None:
         return      # a rule took it away: the move is refused (Game._make) as such
-    game = next(iter(games.values()))
     v = game.values
     mv = move.values
     half = 0 if mv["piece"] == "pawn" or mv["capture"] else v["halfmove"] + 1

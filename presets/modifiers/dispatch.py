@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from chess_rules.squares import opposite
+from chess_rules.state import game_fact
 
 from .effects import ApplyCtx, Run, _hp, apply_nodes, condition_holds, recompute_auras
 from .registry import registry_of
@@ -194,9 +195,9 @@ def dispatch(stage: str):
             for f in _live_pieces_with(s, hooks):
                 _fire(s, reg, run, f.id, hooks[f.id], {"kind": "after-move", "moverId": run.mover})
         elif stage in ("turn-end", "turn-start"):
-            games = s.by_template.get("game")
+            game = game_fact(s)
             # no game fact: a rule took it away, and the move is refused as such
-            turn = next(iter(games.values())).values["turn"] if games else m["color"]
+            turn = game.values["turn"] if game is not None else m["color"]
             if turn != m["color"]:  # else a multi-move turn goes on: no turn ended
                 color = m["color"] if stage == "turn-end" else turn
                 attr = "OnTurnEndHooks" if stage == "turn-end" else "OnTurnStartHooks"
@@ -217,9 +218,9 @@ def _finish(ctx, run: Run) -> None:
     if run.board_changed:
         run.board_changed = False
         detect = s.functions.get("detect-check")
-        games = s.by_template.get("game")
-        if detect is not None and games:
-            detect(ctx, next(iter(games.values())))
+        game = game_fact(s)
+        if detect is not None and game is not None:
+            detect(ctx, game)
     s.mod_run = None
 
 

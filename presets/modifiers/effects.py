@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from chess_rules.squares import opposite
+from chess_rules.state import game_fact
 
 from .models import HOOK_ATTR, TRIGGER_KINDS
 from .registry import Registry, attr_slot
@@ -119,10 +120,10 @@ def set_type(ctx: ApplyCtx, fact, ptype: str, run: Run | None) -> None:
     v = fact.values
     if v["type"] == ptype or v["type"] in st.royal[v["color"]]:
         return
-    games = s.by_template.get("game")
-    if not games:
+    game = game_fact(s)
+    if game is None:
         return          # a rule took the game fact away: the move is refused as such
-    waiting = opposite(next(iter(games.values())).values["turn"])
+    waiting = opposite(game.values["turn"])
     types = st.types[:]
     types[v["square"]] = ptype
     for q in st.royal_squares(st.colors, types, waiting):
@@ -234,8 +235,8 @@ def condition_holds(ctx: ApplyCtx, c) -> bool:
     if c.square is not None and not c.square.matches(v["square"]):
         return False
     if c.side_to_move is not None:
-        games = s.by_template.get("game")
-        if not games or next(iter(games.values())).values["turn"] != c.side_to_move:
+        game = game_fact(s)
+        if game is None or game.values["turn"] != c.side_to_move:
             return False        # (no game fact: a rule took it away, the move is refused)
     if c.in_check is not None:
         checked = (f is not None and v["type"] in st.royal[v["color"]]
