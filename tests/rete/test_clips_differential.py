@@ -139,14 +139,16 @@ The fast variants run a few dozen derandomized examples; the ``slow`` ones
 """
 from __future__ import annotations
 
+import sys
 from collections import Counter
+from pathlib import Path
 
 import clips  # a hard import: no CLIPS, no pass (clipspy is in the dev extra)
 import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
-from rete import Assert, Exists, Expr, Not, Pattern, Rule, Session, Test, V
+from rete import Assert, Exists, Not, Pattern, Rule, Session, Test
 
 VALUES = (0, 1, 2)
 TEST_OPS = {"lt": "<", "le": "<=", "gt": ">", "eq": "=", "ne": "<>"}
@@ -158,6 +160,10 @@ CLIPS_STRATEGIES = (clips.Strategy.DEPTH, clips.Strategy.BREADTH, clips.Strategy
                     clips.Strategy.MEA, clips.Strategy.COMPLEXITY, clips.Strategy.SIMPLICITY)
 
 
+sys.path.insert(0, str(Path(__file__).parent))     # the tests are no package
+from _program_gen import ProgramGen, engine_term  # noqa: E402
+
+
 # ---------------------------------------------------------------- generation
 #
 # A condition is one of
@@ -167,39 +173,8 @@ CLIPS_STRATEGIES = (clips.Strategy.DEPTH, clips.Strategy.BREADTH, clips.Strategy
 # and a term is ("c", value) | ("v", name) | ("e", name, delta)  (name + delta).
 
 
-class Gen:
-    def __init__(self, data, templates):
-        self.data = data
-        self.templates = templates      # name -> slots
-        self.n = 0
-
-    def draw(self, strategy):
-        return self.data.draw(strategy)
-
-    def fresh(self, prefix="v") -> str:
-        self.n += 1
-        return f"{prefix}{self.n}"
-
-    def term(self, bound: list, new_here: list):
-        choices = ["skip", "skip", "skip", "const", "new"]
-        if bound:
-            choices += ["bound", "bound", "expr"]
-        if new_here:
-            choices.append("again")
-        kind = self.draw(st.sampled_from(choices))
-        if kind == "skip":
-            return None
-        if kind == "const":
-            return ("c", self.draw(st.sampled_from(VALUES)))
-        if kind == "bound":
-            return ("v", self.draw(st.sampled_from(bound)))
-        if kind == "again":
-            return ("v", self.draw(st.sampled_from(new_here)))
-        if kind == "expr":
-            return ("e", self.draw(st.sampled_from(bound)), self.draw(st.sampled_from((-1, 1))))
-        name = self.fresh()
-        new_here.append(name)
-        return ("v", name)
+class Gen(ProgramGen):
+    skips = 3           # sparser patterns than the brute-force test's
 
     def pattern(self, bound: list, allowed: list, bind: bool = False):
         t = self.draw(st.sampled_from(allowed))
@@ -310,25 +285,17 @@ def fact_vars(conds) -> list:
 # ---------------------------------------------------------------- to our engine
 
 
-def _term(t):
-    if t[0] == "c":
-        return t[1]
-    if t[0] == "v":
-        return V(t[1])
-    return Expr("add", V(t[1]), t[2])
-
-
 def to_engine(conds) -> list:
     out = []
     for c in conds:
         if c[0] == "pat":
             # (no fact variable: only CLIPS's right-hand side needs one, see Pair)
-            p = Pattern(c[1], tuple((s, _term(t)) for s, t in c[2].items()))
+            p = Pattern(c[1], tuple((s, engine_term(t)) for s, t in c[2].items()))
             for slot, op, args in c[3]:
                 p = p.where(slot, op, *args)
             out.append(p)
         elif c[0] == "test":
-            out.append(Test(c[1], _term(c[2]), _term(c[3])))
+            out.append(Test(c[1], engine_term(c[2]), engine_term(c[3])))
         elif c[0] == "not":
             out.append(Not(*to_engine(c[1])))
         else:
@@ -341,7 +308,7 @@ def engine_rule(prog: Prog) -> Rule:
              else 0).when(*to_engine(prog.conds))
     if prog.out is not None:
         t, slots = prog.out
-        r.then(Assert(t, **{s: _term(v) for s, v in slots.items()}))
+        r.then(Assert(t, **{s: engine_term(v) for s, v in slots.items()}))
     return r
 
 

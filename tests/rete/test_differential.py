@@ -35,11 +35,14 @@ check that no node, alpha memory or token reference is left behind.
 """
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rete import Exists, Expr, Not, Pattern, Rule, Session, Test, V
+from rete import Exists, Not, Pattern, Rule, Session, Test
 
 VALUES = (0, 1, 2)
 TEST_FNS = {"lt": lambda a, b: a < b, "ne": lambda a, b: a != b, "le": lambda a, b: a <= b,
@@ -49,48 +52,19 @@ TEST_FNS = {"lt": lambda a, b: a < b, "ne": lambda a, b: a != b, "le": lambda a,
 # ---------------------------------------------------------------- generation
 
 
-class Gen:
+sys.path.insert(0, str(Path(__file__).parent))     # the tests are no package
+from _program_gen import ProgramGen, engine_term  # noqa: E402
+
+
+class Gen(ProgramGen):
     """Draws templates and productions (as a small AST the brute force reads)."""
-
-    def __init__(self, data, templates):
-        self.data = data
-        self.templates = templates      # name -> slots
-        self.n = 0
-
-    def draw(self, strategy):
-        return self.data.draw(strategy)
-
-    def fresh(self) -> str:
-        self.n += 1
-        return f"v{self.n}"
-
-    def term_for_slot(self, bound: list, new_here: list):
-        choices = ["skip", "skip", "const", "new"]
-        if bound:
-            choices += ["bound", "bound", "expr"]
-        if new_here:
-            choices.append("again")
-        kind = self.draw(st.sampled_from(choices))
-        if kind == "skip":
-            return None
-        if kind == "const":
-            return ("c", self.draw(st.sampled_from(VALUES)))
-        if kind == "bound":
-            return ("v", self.draw(st.sampled_from(bound)))
-        if kind == "again":
-            return ("v", self.draw(st.sampled_from(new_here)))
-        if kind == "expr":
-            return ("e", self.draw(st.sampled_from(bound)), self.draw(st.sampled_from((-1, 1))))
-        name = self.fresh()
-        new_here.append(name)
-        return ("v", name)
 
     def pattern(self, bound: list):
         t = self.draw(st.sampled_from(sorted(self.templates)))
         new_here: list = []
         slots = {}
         for s in self.templates[t]:
-            term = self.term_for_slot(bound, new_here)
+            term = self.term(bound, new_here)
             if term is not None:
                 slots[s] = term
         return ("pat", t, slots), new_here
@@ -164,23 +138,15 @@ def to_engine(conds) -> list:
     out = []
     for c in conds:
         if c[0] == "pat":
-            slots = tuple((s, _term(t)) for s, t in c[2].items())
+            slots = tuple((s, engine_term(t)) for s, t in c[2].items())
             out.append(Pattern(c[1], slots))
         elif c[0] == "test":
-            out.append(Test(c[1], _term(c[2]), _term(c[3])))
+            out.append(Test(c[1], engine_term(c[2]), engine_term(c[3])))
         elif c[0] == "not":
             out.append(Not(*to_engine(c[1])))
         else:
             out.append(Exists(*to_engine(c[1])))
     return out
-
-
-def _term(t):
-    if t[0] == "c":
-        return t[1]
-    if t[0] == "v":
-        return V(t[1])
-    return Expr("add", V(t[1]), t[2])
 
 
 # ---------------------------------------------------------------- brute force

@@ -21,6 +21,8 @@ inside a checkpoint are not drawn: checkpoints do not record them (documented).
 from __future__ import annotations
 
 import copy
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, note, settings
@@ -55,40 +57,11 @@ def _safe_test(fn, a, b):
 STAGES = ("s0", "s1")
 
 
-class Gen:
-    def __init__(self, data, templates):
-        self.data = data
-        self.templates = templates
-        self.n = 0
+sys.path.insert(0, str(Path(__file__).parent))     # the tests are no package
+from _program_gen import ProgramGen, engine_term  # noqa: E402
 
-    def draw(self, s):
-        return self.data.draw(s)
 
-    def fresh(self, p="v"):
-        self.n += 1
-        return f"{p}{self.n}"
-
-    def term(self, bound, new_here):
-        choices = ["skip", "skip", "const", "new"]
-        if bound:
-            choices += ["bound", "bound", "expr"]
-        if new_here:
-            choices.append("again")
-        k = self.draw(st.sampled_from(choices))
-        if k == "skip":
-            return None
-        if k == "const":
-            return ("c", self.draw(st.sampled_from(VALUES)))
-        if k == "bound":
-            return ("v", self.draw(st.sampled_from(bound)))
-        if k == "again":
-            return ("v", self.draw(st.sampled_from(new_here)))
-        if k == "expr":
-            return ("e", self.draw(st.sampled_from(bound)), self.draw(st.sampled_from((-1, 1))))
-        name = self.fresh()
-        new_here.append(name)
-        return ("v", name)
-
+class Gen(ProgramGen):
     def pattern(self, bound, bind=None):
         t = self.draw(st.sampled_from(sorted(self.templates)))
         new_here = []
@@ -191,24 +164,16 @@ class Gen:
         return {"conds": conds, "actions": actions, "stage": stage, "sal": sal}
 
 
-def _term(t):
-    if t[0] == "c":
-        return t[1]
-    if t[0] == "v":
-        return V(t[1])
-    return Expr("add", V(t[1]), t[2])
-
-
 def to_engine_conds(conds):
     out = []
     for c in conds:
         if c[0] == "pat":
-            p = Pattern(c[1], tuple((s, _term(t)) for s, t in c[2].items()))
+            p = Pattern(c[1], tuple((s, engine_term(t)) for s, t in c[2].items()))
             if c[3]:
                 p = p.as_(c[3])
             out.append(p)
         elif c[0] == "test":
-            out.append(Test(c[1], _term(c[2]), _term(c[3])))
+            out.append(Test(c[1], engine_term(c[2]), engine_term(c[3])))
         elif c[0] == "not":
             out.append(Not(*to_engine_conds(c[1])))
         elif c[0] == "exists":
@@ -223,7 +188,7 @@ def to_engine(name, prod, templates):
     for a in prod["actions"]:
         k = a[0]
         if k in ("assert", "logical"):
-            slots = {s: _term(t) for s, t in a[2].items()}
+            slots = {s: engine_term(t) for s, t in a[2].items()}
             acts.append((AssertLogical if k == "logical" else Assert)(a[1], **slots))
         elif k == "modify":
             fv = a[1]
@@ -231,7 +196,7 @@ def to_engine(name, prod, templates):
         elif k == "retract":
             acts.append(RetractFact(a[1]))
         elif k == "boom":
-            acts.append(Call("boom", _term(a[1])))
+            acts.append(Call("boom", engine_term(a[1])))
         elif k == "halt":
             acts.append(Halt())
         elif k == "count":
