@@ -112,11 +112,13 @@ class Game:
         self._start_fen = None
         # a rule set whose positions carry state beyond FEN's six fields (a
         # preset's hit points, has-moved pawns, half-moves...) repeats a position
-        # only when that state repeats too
+        # only when that state repeats too; so does one with rules of a user's
+        # own (a pawn of theirs that steps back home has lost its double step)
         from .position import BASE_PIECE_SLOTS
         self._extended_key = bool(
             ruleset.presets or ruleset.config.get("position-tokens")
-            or any(sl not in BASE_PIECE_SLOTS for sl in ruleset.templates["piece"].slots))
+            or any(sl not in BASE_PIECE_SLOTS for sl in ruleset.templates["piece"].slots)
+            or any(o not in ("fide", "dice") for o in ruleset.origin.values()))
         # facts of templates a rule set declares (a rule file's checks-given
         # counter) are part of the position: two positions that differ in them
         # are not a repetition. Those a position token writes already

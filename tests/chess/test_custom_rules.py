@@ -802,3 +802,28 @@ end
     with pytest.raises(ChessError, match="the rules left 0 game facts"):
         g.push("a7a8q")
     assert g.fen() == fen and g.move_stack == []
+
+
+def test_a_pawn_of_a_rule_files_own_that_stepped_back_home_makes_a_new_position():
+    # the pawn back on e2 has moved: it has lost its double step, so the
+    # position differs from the start (as under the preset pawns-move-backward);
+    # repetition used to read the extended state only under presets, and
+    # counted a threefold here with two returns
+    rs = load_rule_text(fide_rules(), '''
+rule "house.pawn-back" stage generate
+  "A white pawn may step one square back."
+when
+  movegen(color: white)
+  ?p <- piece(type: pawn, color: white)
+then
+  call gen-leap-quiet(?p, "0,-1")
+end
+''', "back.hr")
+    g = Game(ruleset=rs)
+    for u in "e2e3 g8f6 e3e2 f6g8 g1f3 g8f6 f3g1 f6g8".split():
+        g.push(u)
+    assert g.fen().endswith(" moved:e2") and "e2e4" not in g.legal_uci()
+    assert g.repetitions() == 2 and g.outcome() is None
+    for u in "g1f3 g8f6 f3g1 f6g8".split():
+        g.push(u)
+    assert g.outcome().reason == "threefold repetition"
