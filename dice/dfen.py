@@ -95,9 +95,10 @@ def parse_dfen(text: str, ruleset=None) -> DfenPosition:
     except FenError as e:
         raise DfenError(e.field, e.reason, text) from None
     placement = pos.placement
-    # Dice Chess over FIDE reads a DFEN as the spec rules; over a preset, as the
-    # preset reads a FEN: pawns may stand on rank 1 or 8 and kings may be gone
-    fide = ruleset is None or not ruleset.presets
+    # Dice Chess over FIDE reads a DFEN as the spec rules; over a preset or
+    # rules of a user's own, as that rule set reads a FEN: pawns may stand on
+    # rank 1 or 8, kings may be gone, a game may be won with both kings standing
+    fide = plain_fide(ruleset)
     for sq, (ptype, _) in placement.items():
         if fide and ptype == PAWN and sq // 8 in (0, 7):
             raise DfenError("placement", f"a pawn stands on {SQUARE_NAMES[sq]} (rank 1 or 8)", text)
@@ -152,6 +153,19 @@ def _check_target(ep: int, placement: dict, text: str, named: int | None = None)
                         f"ep-pawn:{SQUARE_NAMES[ep]}={SQUARE_NAMES[named]}: the target "
                         f"{SQUARE_NAMES[ep]} captures the pawn that made it, on {SQUARE_NAMES[pawn_sq]}",
                         text)
+
+
+def plain_fide(ruleset) -> bool:
+    """Whether ``ruleset`` is Dice Chess over FIDE as it comes (None, or a rule
+    set no preset and no rule of a user's own changed, its kings royal), whose
+    DFEN the spec's checks hold for. A user's own rule set (``--ruleset``,
+    ``--rules``: Horde's pawns on the first rank, King of the Hill's win with
+    both kings standing) is read as it reads a FEN, as a preset's is."""
+    if ruleset is None:
+        return True
+    return (not ruleset.presets
+            and all(o in ("fide", "dice") for _, _, o in ruleset.history)
+            and all(tuple(ruleset.royal_types.get(c, ())) == (KING,) for c in (WHITE, BLACK)))
 
 
 def _check_winner(winner: str, placement: dict, ruleset, fide: bool, text: str) -> None:

@@ -140,3 +140,34 @@ def test_a_ruleset_that_is_not_one_is_a_type_error():
         dice.legal_uci_moves("4k3/8/8/8/8/8/8/4K3 w - - 0 1 K", "wrap-board")
     with pytest.raises(TypeError, match="RuleSet or None, not int"):
         parse_dfen("4k3/8/8/8/8/8/8/4K3 w - - 0 1 K", 5)
+
+
+def test_dice_chess_over_a_users_own_rules_reads_back_what_it_writes():
+    # a DFEN over rules of a user's own was read as plain Dice Chess over FIDE:
+    # King of the Hill's win (both kings standing) was written and then refused,
+    # and Horde's pawns on the first rank could not be set up at all
+    import dice
+    from chess_rules.custom import load_rule_text
+    from chess_rules.fide import fide_rules
+    koth = load_rule_text(fide_rules(), '''
+rule "koth.hill" stage result salience 70
+when
+  game()
+  piece(type: king, color: ?c, square: ?t & member(27, 28, 35, 36))
+  not result()
+then
+  assert result(winner: ?c, reason: "king of the hill")
+end
+''', "koth.hr")
+    won = dice.apply_move("4k3/8/8/8/8/4K3/8/8 w - - 0 1 KK", "e3e4", ruleset=koth)
+    assert won.endswith(" winner:white=king_of_the_hill")
+    assert dice.legal_uci_moves(won, ruleset=koth) == []
+    back = fide_rules()
+    back.royal_types["white"] = ()          # no white king: a pawn may stand on a1
+    assert "a1a2" in dice.legal_uci_moves("4k3/8/8/8/8/8/8/P7 w - - 0 1 P", ruleset=back)
+    # over FIDE as it comes, the spec's checks stand
+    for rs in (None, fide_rules()):
+        with pytest.raises(DfenError, match="a pawn stands on a1"):
+            parse_dfen("4k3/8/8/8/8/8/8/P3K3 w - - 0 1 P", rs)
+        with pytest.raises(DfenError, match="king stands on e8"):
+            parse_dfen("4k3/8/8/8/4K3/8/8/8 w - - 1 1 K winner:white", rs)
