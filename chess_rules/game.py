@@ -524,9 +524,19 @@ class Game:
 
         With ``bulk`` the last ply counts the legal moves instead of playing them;
         ``bulk=False`` makes and unmakes every move (what the benchmark measures).
+        A count that fails or is interrupted (a rule that raises, Ctrl-C) takes
+        back the moves it made: the game is left where it was.
         """
         if not isinstance(depth, int) or isinstance(depth, bool):
             raise ArgumentError(f"depth is a whole number, not {depth!r}")
+        base = len(self._stack)
+        try:
+            return self._perft(depth, bulk)
+        except BaseException:
+            self._unwind(base)
+            raise
+
+    def _perft(self, depth: int, bulk: bool) -> int:
         if depth <= 0:
             return 1
         moves = self._legal()
@@ -535,9 +545,15 @@ class Game:
         n = 0
         for m in list(moves):
             self._play(m)
-            n += self.perft(depth - 1, bulk)
+            n += self._perft(depth - 1, bulk)
             self.pop()
         return n
+
+    def _unwind(self, depth: int) -> None:
+        """Take back the moves a walk of the tree left on the stack above ``depth``
+        (one that failed half-way: perft, san)."""
+        while len(self._stack) > depth:
+            self.pop()
 
     def perft_divide(self, depth: int, on_move=None) -> dict[str, int]:
         """Perft per root move: uci -> leaf count at ``depth`` (``depth`` >= 1).
@@ -547,15 +563,18 @@ class Game:
         if not isinstance(depth, int) or isinstance(depth, bool) or depth < 1:
             raise ArgumentError(f"depth is a whole number of at least 1, not {depth!r}")
         out = {}
-        for m in list(self._legal()):
-            self._play(m)
-            try:
-                n = self.perft(depth - 1)
-            finally:
+        base = len(self._stack)
+        try:
+            for m in list(self._legal()):
+                self._play(m)
+                n = self._perft(depth - 1, True)
                 self.pop()
-            out[m.uci()] = n
-            if on_move is not None:
-                on_move(m.uci(), n)
+                out[m.uci()] = n
+                if on_move is not None:
+                    on_move(m.uci(), n)
+        except BaseException:
+            self._unwind(base)
+            raise
         return out
 
     # ------------------------------------------------------------ explanations
@@ -577,12 +596,15 @@ class Game:
 
     def san(self, move) -> str:
         m = self._find(move)
-        self._play(m)
-        check = self.is_check()
-        # '#' is checkmate only: not a game a rule decided otherwise (a first
-        # capture, a winning promotion) with the opponent left in check
-        mate = self.is_checkmate()
-        self.pop()
+        base = len(self._stack)
+        try:
+            self._play(m)
+            check = self.is_check()
+            # '#' is checkmate only: not a game a rule decided otherwise (a first
+            # capture, a winning promotion) with the opponent left in check
+            mate = self.is_checkmate()
+        finally:
+            self._unwind(base)
         info = MoveInfo(m.frm, m.to, m.promo, m.piece, m.victim is not None,
                         m.kind == "castle", check, mate)
         return move_to_san(info, self._infos())
