@@ -7,7 +7,8 @@ as in its message.
 
 from __future__ import annotations
 
-__all__ = ["ChessError", "ArgumentError", "FenError", "IllegalMoveError", "MoveParseError"]
+__all__ = ["ChessError", "ArgumentError", "FenError", "IllegalMoveError", "MoveParseError",
+           "ReentrantCallError"]
 
 
 class ChessError(Exception):
@@ -85,3 +86,24 @@ class MoveParseError(ChessError, ValueError):
 
     def __reduce__(self):
         return (type(self), (self.text, self.reason, self.kind))
+
+
+class ReentrantCallError(ChessError, RuntimeError):
+    """A rule's action called back into the game whose rules are running (to
+    generate moves, push, pop, ask the outcome): the game is in the middle of
+    that run, so the call is refused instead of answering from a half-made
+    position. A rule reads the position through ``ctx.session.chess``; another
+    :class:`~chess_rules.game.Game` may be used freely.
+
+    Attributes:
+        method: the method called (``"push"``, ``"legal_moves"``, ...).
+    """
+
+    def __init__(self, method: str):
+        self.method = method
+        super().__init__(f"Game.{method}() was called from a rule's action while the game's "
+                         f"own rules run; a rule reads the position through "
+                         f"ctx.session.chess instead")
+
+    def __reduce__(self):
+        return (type(self), (self.method,))

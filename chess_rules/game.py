@@ -21,7 +21,8 @@ from __future__ import annotations
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from .errors import ArgumentError, ChessError, IllegalMoveError, MoveParseError
+from .errors import (ArgumentError, ChessError, IllegalMoveError, MoveParseError,
+                     ReentrantCallError)
 from .explain import Explanation, explain_move
 from .fen import STARTING_FEN, FenPosition
 from .moves import Move
@@ -78,6 +79,13 @@ class Game:
     ``san``, ``parse_san``, ``pgn``, ``copy``. Verdicts: ``is_check``,
     ``is_checkmate``, ``is_stalemate``, ``outcome``, ``is_game_over``,
     ``repetitions``. The engine's word: ``explain``, ``rules``, ``perft``.
+
+    As python-chess's ``Board``, a game is not thread-safe: use one game from
+    one thread at a time (separate games, on as many threads as you like, share
+    nothing that changes). A rule's action must not call back into its own game
+    to move or generate moves (:class:`ReentrantCallError`); it reads the
+    position through ``ctx.session.chess``. An operation that raises, or is
+    interrupted (Ctrl-C), leaves the game as it was before it.
     """
 
     def __init__(self, fen: str | None = None, ruleset: RuleSet | None = None,
@@ -306,6 +314,8 @@ class Game:
                     s.retract(f)
 
     def _generate(self) -> dict[str, Move]:
+        if self.session._firing is not None:
+            raise ReentrantCallError("legal_moves")
         st = self.state
         st.candidates = {}
         st.alternates = False
@@ -342,6 +352,8 @@ class Game:
     def push(self, move) -> Move:
         """Play a move (UCI text or :class:`Move`). An illegal move raises
         :class:`IllegalMoveError` saying why, and the game is unchanged."""
+        if self.session._firing is not None:
+            raise ReentrantCallError("push")
         m = self._find(move)
         self._play(m)
         return m
@@ -356,6 +368,11 @@ class Game:
         """Play ``m`` through the move stages and stack it for :meth:`pop`
         (everything a move does, but the repetition key)."""
         s = self.session
+        if s._firing is not None:
+            raise ReentrantCallError("push")
+        # (the old position's moves: gone before the move's rules run, so that
+        # none of them is read as the new position's)
+        self._legal_cache = None
         mark = s.checkpoint()
         color = self.turn
         try:
@@ -396,6 +413,8 @@ class Game:
         """Take back the last move."""
         if not self._stack:
             raise ChessError("no move to take back")
+        if self.session._firing is not None:
+            raise ReentrantCallError("pop")
         mark, m, _ = self._stack.pop()
         self.session.rollback(mark)
         self._history.pop()
@@ -416,6 +435,8 @@ class Game:
         if done:
             return _outcome(done[0])
         n = len(self._legal())
+        if s._firing is not None:
+            raise ReentrantCallError("outcome")
         with self._request("status", color=self.turn, moves=n, check=self.is_check()):
             s.run(stages=("result",), max_firings=self.max_firings)
             res = s.facts_of("result")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
-from chess_rules.errors import MoveParseError
+from chess_rules.errors import ChessError, MoveParseError, ReentrantCallError
 from chess_rules.explain import castling_squares
 from chess_rules.game import Explanation, Game
 from chess_rules.moves import Move
@@ -92,6 +92,8 @@ class DiceGame(Game):
         is on the stack (the game would lose its history)."""
         pos = dfen if isinstance(dfen, DfenPosition) else parse_dfen(dfen, self.ruleset)
         s = self.session
+        if s._firing is not None:
+            raise ReentrantCallError("reload")
         if self._stack or s._marks:
             raise DiceError("reload() needs a game with no move to take back")
         # all or nothing: a position the rule set's setup refuses (its rules
@@ -167,6 +169,10 @@ class DiceGame(Game):
         self._make(m)
 
     def pop(self) -> Move:
+        if not self._stack:
+            raise ChessError("no move to take back")
+        if self.session._firing is not None:
+            raise ReentrantCallError("pop")
         mark, m, _ = self._stack.pop()
         self.session.rollback(mark)
         self._legal_cache = None
@@ -250,6 +256,8 @@ class DiceGame(Game):
             raise RollError(f"the game is over ({self.over_text()})")
         if self.dice():
             raise RollError(f"the dice are already rolled ({self.dice_letters()} left)")
+        if self.session._firing is not None:
+            raise ReentrantCallError("roll")
         self.session.dice_rng = rng
         try:
             with self._request("roll", color=self.turn):
@@ -260,6 +268,8 @@ class DiceGame(Game):
 
     def run_end_turn(self) -> None:
         """The ``end-turn`` stage (no checks: :func:`dice.end_turn` checks first)."""
+        if self.session._firing is not None:
+            raise ReentrantCallError("run_end_turn")
         with self._request("end-turn", color=self.turn):
             self.session.run(stages=("end-turn",), max_firings=self.max_firings)
         self._legal_cache = None

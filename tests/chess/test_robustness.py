@@ -1,6 +1,6 @@
 """A Game after an operation that failed or was interrupted half-way (a rule that
 raises, Ctrl-C): left where it was, and consistent (legal moves as a fresh game's
-from the same FEN)."""
+from the same FEN); and a rule's action that calls back into its own game."""
 from __future__ import annotations
 
 import pytest
@@ -8,6 +8,7 @@ import pytest
 from chess_rules.fide import fide_rules
 from chess_rules.game import Game
 from rete import Call, P, Rule, V
+from chess_rules.errors import ReentrantCallError
 from rete.errors import ActionError
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
@@ -98,3 +99,57 @@ def test_san_that_fails_takes_its_move_back():
     h.gen = None
     assert_consistent(g, fen, ["e2e4", "f7f6"])
     assert g.san("d1h5") == "Qh5+"
+
+
+# ---------------------------------------------------------------- reentrancy
+
+CALLBACKS = {
+    "legal_moves": lambda g: g.legal_moves(),
+    "legal_uci": lambda g: g.legal_uci(),
+    "push": lambda g: g.push("b8c6"),
+    "pop": lambda g: g.pop(),
+    "outcome": lambda g: g.outcome(),
+    "explain": lambda g: g.explain("b8c6"),
+    "perft": lambda g: g.perft(1),
+}
+
+
+@pytest.mark.parametrize("stage", ["gen", "post"])
+@pytest.mark.parametrize("call", sorted(CALLBACKS))
+def test_an_action_calling_back_into_its_game_is_refused(stage, call):
+    # generating moves, moving or taking back from inside the game's own run
+    # would answer from (or change) a half-made position: a typed error, and
+    # the game is as it was
+    h = Hooks()
+    g = Game(ruleset=h.ruleset)
+    g.push("e2e4")
+    fen, legal = g.fen(), g.legal_uci()
+    seen = []
+
+    def callback(ctx):
+        seen.append(1)
+        CALLBACKS[call](g)
+    setattr(h, stage, callback)
+    with pytest.raises(ActionError) as e:
+        if stage == "gen":
+            g._legal_cache = None
+            g.legal_moves()
+        else:
+            g.push("e7e5")
+    setattr(h, stage, None)
+    assert seen
+    assert isinstance(e.value.__cause__, ReentrantCallError)
+    assert_consistent(g, fen, ["e2e4"])
+    assert g.legal_uci() == legal
+
+
+def test_an_action_may_read_its_game_and_use_another():
+    h = Hooks()
+    g = Game(ruleset=h.ruleset)
+    other = Game()
+    seen = []
+    h.post = lambda ctx: seen.append((g.is_check(), g.board_fen(), len(other.legal_moves()),
+                                      other.push("e2e4"), other.pop()))
+    g.push("e2e4")
+    assert seen and seen[0][2] == 20
+    assert g.fen() == Game("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").fen()
