@@ -290,6 +290,9 @@ def turn_tree(dfen: str, ruleset=None) -> TurnTree:
     (``to_dict`` gives fresh dicts). The default rule set is compiled once: its
     session, left as loaded by each build, is reloaded with the next position
     (:meth:`~dice.engine.DiceGame.reload`).
+
+    Safe to call from several threads at once: the cache is shared, each build
+    takes the idle session or makes its own (no two builds share one).
     """
     if not isinstance(dfen, str):
         parse_dfen(dfen)                # raises the typed error
@@ -297,7 +300,10 @@ def turn_tree(dfen: str, ruleset=None) -> TurnTree:
         return _tree_of(DiceGame(dfen, ruleset), dfen)
     tree = _CACHE.get(dfen)
     if tree is not None:
-        _CACHE.move_to_end(dfen)
+        try:
+            _CACHE.move_to_end(dfen)
+        except KeyError:
+            pass            # evicted since by a build on another thread: the tree stands
         return tree
     game = _IDLE.pop("default", None)      # a session left by the last tree, if any
     if game is None:
@@ -307,8 +313,11 @@ def turn_tree(dfen: str, ruleset=None) -> TurnTree:
     tree = _tree_of(game, dfen)
     _IDLE["default"] = game                 # the tree build leaves it as loaded
     _CACHE[dfen] = tree
-    if len(_CACHE) > _CACHE_SIZE:
-        _CACHE.popitem(last=False)
+    while len(_CACHE) > _CACHE_SIZE:
+        try:
+            _CACHE.popitem(last=False)
+        except KeyError:
+            break           # emptied meanwhile by another thread
     return tree
 
 
