@@ -41,10 +41,13 @@ class Journal:
 
         The mark is the nesting level (0 for the outermost checkpoint).
         """
-        if self._journal is None:
-            self._journal = []
-        self._marks.append(len(self._journal))
+        j = self._journal
+        if j is None:
+            j = []
+        # (the journal is turned on last: interrupted before, nothing is left on)
+        self._marks.append(len(j))
         self._mark_times.append(self._time)
+        self._journal = j
         self._horizon = self._time
         return len(self._marks) - 1
 
@@ -82,14 +85,14 @@ class Journal:
     @contextmanager
     def transaction(self):
         """All or nothing: an exception inside rolls working memory back."""
-        mark = self.checkpoint()
+        mark = len(self._marks)     # (taken inside the try: see Session.run)
         try:
+            self.checkpoint()
             yield self
+            self.commit(mark)
         except BaseException:
             self.rollback(mark)
             raise
-        else:
-            self.commit(mark)
 
     def _undo(self, pos: int) -> None:
         """Undo journal entries from ``pos`` on, newest first."""

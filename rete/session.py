@@ -460,30 +460,28 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
         """Run one change; if anything raises, undo it and raise a typed error."""
         j = self._journal
         temp = j is None
-        if temp:
-            j = self._journal = []
-        pos = len(j)
+        pos = 0 if temp else len(j)
         horizon = self._horizon
-        self._horizon = self._time
+        # (whatever interrupts it - Ctrl-C between two steps - the temporary
+        # journal and the undo point are put back: the setup is inside the try)
         try:
+            if temp:
+                self._journal = []
+            self._horizon = self._time
             r = fn(*args)
             if self._tms_queue:
                 self._settle()
         except BaseException as e:
             self._tms_queue.clear()
             self._unblocked.clear()
-            try:
-                self._undo(pos)
-            finally:
-                if temp:        # even if the undo failed: journaling must not stay on
-                    self._journal = None
+            self._undo(pos)
             if isinstance(e, ReteError) or not isinstance(e, Exception):
                 raise
             raise match_error(e, self.functions, "the change") from e
         finally:
             self._horizon = horizon
-        if temp:
-            self._journal = None
+            if temp:        # even if the undo failed: journaling must not stay on
+                self._journal = None
         return r
 
     # ------------------------------------------------------------ truth maintenance
@@ -523,15 +521,19 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
         allowed = None if stages is None else self._focus(stages)
         self._halted = False
         n = 0
-        mark = self.checkpoint()
+        mark = len(self._marks)         # the checkpoint taken below
         # Matching allocates tokens by the million and frees them by reference
         # counting (deletion breaks every token/parent and token/activation
         # link); the cyclic collector would only rescan the live network over
-        # and over, so it is paused while the run lasts.
+        # and over, so it is paused while the run lasts. The checkpoint and the
+        # pause are taken inside the try, and the commit made there: whatever
+        # interrupts the run (Ctrl-C), the collector is back on and no
+        # checkpoint stays open (rollback ignores a mark that is not).
         gc_on = gc.isenabled()
-        if gc_on:
-            gc.disable()
         try:
+            self.checkpoint()
+            if gc_on:
+                gc.disable()
             agenda = self.agenda
             while limit is None or n < limit:
                 act = agenda.pop(allowed)
@@ -544,13 +546,13 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
                 n += 1
                 if self._halted:
                     break
+            self.commit(mark)
         except BaseException:
             self.rollback(mark)
             raise
         finally:
             if gc_on:
                 gc.enable()
-        self.commit(mark)
         return n
 
     def _focus(self, stages) -> tuple:
