@@ -21,6 +21,8 @@ from __future__ import annotations
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from rete.errors import ReteError
+
 from .errors import (ArgumentError, ChessError, IllegalMoveError, MoveParseError,
                      ReentrantCallError)
 from .explain import Explanation, explain_move
@@ -33,6 +35,9 @@ from .squares import PIECE_LETTER, SQUARE_NAMES, opposite
 from .state import ChessState
 
 _NO_FACTS: dict = {}
+#: the causes of an engine error that may have struck anywhere (a signal
+#: handler's timeout, no memory or stack): see Game._failed
+_ASYNC = (TimeoutError, MemoryError, RecursionError)
 #: the default of ``Game.max_firings`` (a rule set's ``config['max-firings']``);
 #: a move makes a handful of firings, a modifier's chain some hundreds
 MAX_FIRINGS = 100_000
@@ -332,10 +337,13 @@ class Game:
     def _legal(self) -> list[Move]:
         """The legal moves as the game keeps them (not to be changed)."""
         if self._legal_cache is None:
-            cands = self._generate()
-            self._legal_cache = [cands[u] for u in sorted(cands)]
-            if self._ep_pending:
-                self._resolve_ep()
+            try:
+                cands = self._generate()
+                self._legal_cache = [cands[u] for u in sorted(cands)]
+                if self._ep_pending:
+                    self._resolve_ep()
+            except BaseException as e:
+                raise self._failed(e)
         return self._legal_cache
 
     def legal_uci(self) -> list[str]:
@@ -359,10 +367,13 @@ class Game:
         return m
 
     def _play(self, m: Move) -> None:
-        if self._ep_pending:
-            self._resolve_ep()
-        self._make(m)
-        self._push_key()
+        try:
+            if self._ep_pending:
+                self._resolve_ep()
+            self._make(m)
+            self._push_key()
+        except BaseException as e:
+            raise self._failed(e)
 
     def _make(self, m: Move) -> None:
         """Play ``m`` through the move stages and stack it for :meth:`pop`
@@ -415,12 +426,48 @@ class Game:
             raise ChessError("no move to take back")
         if self.session._firing is not None:
             raise ReentrantCallError("pop")
-        mark, m, _ = self._stack.pop()
-        self.session.rollback(mark)
-        self._history.pop()
-        self._ep_pending = False      # the entry below was settled before this move
-        self._legal_cache = None
+        try:
+            mark, m, _ = self._stack.pop()
+            self.session.rollback(mark)
+            self._history.pop()
+            self._ep_pending = False      # the entry below was settled before this move
+            self._legal_cache = None
+        except BaseException as e:
+            raise self._failed(e)
         return m
+
+    def _failed(self, e: BaseException) -> BaseException:
+        """An operation on the session raised ``e``: the exception to raise.
+
+        An error raised where the engine looks for one (a rule's action or test,
+        the chess layer's checks: a ReteError or ChessError) has been undone by
+        the engine. Any other (Ctrl-C, a signal handler's exception, no memory)
+        may have struck between two steps of a change, where no undo can be
+        trusted: the session is rebuilt from the start position and the moves on
+        the stack (once per exception), and the interrupt is what is raised, not
+        what a broken undo raised after it."""
+        if getattr(e, "_houserules_rebuilt", None) is self:
+            return e
+        if isinstance(e, (ReteError, ChessError)) and not isinstance(e.__cause__, _ASYNC):
+            return e
+        self._rebuild()
+        first = e
+        while first.__context__ is not None and isinstance(first, Exception) \
+                and not isinstance(first, (ReteError, ChessError)):
+            first = first.__context__          # (a broken undo's error: what came first)
+        for x in {id(e): e, id(first): first}.values():
+            try:
+                x._houserules_rebuilt = self
+            except AttributeError:
+                pass
+        return first if not isinstance(first, Exception) else e
+
+    def _rebuild(self) -> None:
+        """Replace the session by a new one: the start position, the moves on the
+        stack played again (what :meth:`copy` does, into this game)."""
+        g = self.copy()
+        g.state.game = self
+        self.__dict__.update(g.__dict__)
 
     @property
     def move_stack(self) -> list[Move]:
@@ -437,10 +484,13 @@ class Game:
         n = len(self._legal())
         if s._firing is not None:
             raise ReentrantCallError("outcome")
-        with self._request("status", color=self.turn, moves=n, check=self.is_check()):
-            s.run(stages=("result",), max_firings=self.max_firings)
-            res = s.facts_of("result")
-            out = _outcome(res[0]) if res else None
+        try:
+            with self._request("status", color=self.turn, moves=n, check=self.is_check()):
+                s.run(stages=("result",), max_firings=self.max_firings)
+                res = s.facts_of("result")
+                out = _outcome(res[0]) if res else None
+        except BaseException as e:
+            raise self._failed(e)
         return out
 
     def is_game_over(self) -> bool:
@@ -603,7 +653,10 @@ class Game:
     def explain(self, move) -> Explanation:
         """Which production generated a legal move, or which refused it and why
         (see :mod:`chess_rules.explain`)."""
-        return explain_move(self, move)
+        try:
+            return explain_move(self, move)
+        except BaseException as e:
+            raise self._failed(e)
 
     def outcome_if_decided(self) -> Outcome | None:
         res = self.session.facts_of("result")

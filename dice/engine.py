@@ -98,14 +98,17 @@ class DiceGame(Game):
             raise DiceError("reload() needs a game with no move to take back")
         # all or nothing: a position the rule set's setup refuses (its rules
         # break the game fact, say) leaves the old one standing
-        with s.transaction():
-            for f in list(s.facts.values()):
-                if f.alive:
-                    s.retract(f)
-            self._load(pos)
-        self._ep_pending = False
-        self._legal_cache = None
-        self._history = []          # no repetition in Dice Chess (as in __init__)
+        try:
+            with s.transaction():
+                for f in list(s.facts.values()):
+                    if f.alive:
+                        s.retract(f)
+                self._load(pos)
+            self._ep_pending = False
+            self._legal_cache = None
+            self._history = []          # no repetition in Dice Chess (as in __init__)
+        except BaseException as e:
+            raise self._failed(e)
 
     # ------------------------------------------------------------ parsing / output
 
@@ -166,16 +169,22 @@ class DiceGame(Game):
 
     def _play(self, m: Move) -> None:
         # no repetition history in Dice Chess: no position key to push
-        self._make(m)
+        try:
+            self._make(m)
+        except BaseException as e:
+            raise self._failed(e)
 
     def pop(self) -> Move:
         if not self._stack:
             raise ChessError("no move to take back")
         if self.session._firing is not None:
             raise ReentrantCallError("pop")
-        mark, m, _ = self._stack.pop()
-        self.session.rollback(mark)
-        self._legal_cache = None
+        try:
+            mark, m, _ = self._stack.pop()
+            self.session.rollback(mark)
+            self._legal_cache = None
+        except BaseException as e:
+            raise self._failed(e)
         return m
 
     def micro_moves(self) -> list[tuple[str, tuple[str, ...], bool, Move]]:
@@ -262,14 +271,19 @@ class DiceGame(Game):
         try:
             with self._request("roll", color=self.turn):
                 self.session.run(stages=("roll",), max_firings=self.max_firings)
+            self._legal_cache = None
+        except BaseException as e:
+            raise self._failed(e)
         finally:
             self.session.dice_rng = None
-        self._legal_cache = None
 
     def run_end_turn(self) -> None:
         """The ``end-turn`` stage (no checks: :func:`dice.end_turn` checks first)."""
         if self.session._firing is not None:
             raise ReentrantCallError("run_end_turn")
-        with self._request("end-turn", color=self.turn):
-            self.session.run(stages=("end-turn",), max_firings=self.max_firings)
-        self._legal_cache = None
+        try:
+            with self._request("end-turn", color=self.turn):
+                self.session.run(stages=("end-turn",), max_firings=self.max_firings)
+            self._legal_cache = None
+        except BaseException as e:
+            raise self._failed(e)

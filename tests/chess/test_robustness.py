@@ -3,6 +3,10 @@ raises, Ctrl-C): left where it was, and consistent (legal moves as a fresh game'
 from the same FEN); and a rule's action that calls back into its own game."""
 from __future__ import annotations
 
+import gc
+import random
+import sys
+
 import pytest
 
 from chess_rules.fide import fide_rules
@@ -153,3 +157,87 @@ def test_an_action_may_read_its_game_and_use_another():
     g.push("e2e4")
     assert seen and seen[0][2] == 20
     assert g.fen() == Game("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").fen()
+
+
+# ---------------------------------------------------------------- Ctrl-C
+
+class Interrupt:
+    """Ctrl-C where CPython delivers it: as a Python function is entered or a C
+    call returns (a profile hook raising KeyboardInterrupt at its k-th event)."""
+
+    def __init__(self, k: int):
+        self.k, self.n = k, 0
+
+    def __call__(self, frame, event, arg):
+        if event in ("call", "c_return"):
+            self.n += 1
+            if self.n == self.k:
+                sys.setprofile(None)
+                raise KeyboardInterrupt
+
+
+def run_interrupted(fn, k: int) -> int:
+    """Run ``fn`` with Ctrl-C at event ``k``; returns the events it saw."""
+    hook = Interrupt(k)
+    sys.setprofile(hook)
+    try:
+        fn()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sys.setprofile(None)
+    return hook.n
+
+
+OPS = {
+    "push": lambda g: g.push("e5f7"),
+    "pop": lambda g: g.pop(),
+    "legal_moves": lambda g: (setattr(g, "_legal_cache", None), g.legal_moves()),
+    "outcome": lambda g: (setattr(g, "_legal_cache", None), g.outcome()),
+    "perft": lambda g: g.perft(2),
+}
+START = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R4RK1 b kq - 1 1"
+
+
+def check_ctrl_c(op: str, ks) -> None:
+    base = Game(START)
+    base.push("a6e2")
+    before = base.fen()
+    done = base.copy()
+    OPS[op](done)
+    after = done.fen()
+    total = run_interrupted(lambda: OPS[op](base.copy()), 0)
+    assert total > 100
+    for k in ks(total):
+        g = base.copy()
+        stack = [m.uci() for m in g.move_stack]
+        with pytest.raises(KeyboardInterrupt):
+            run_interrupted(lambda: OPS[op](g), k)
+            raise KeyboardInterrupt     # (k past the end: the operation completed)
+        assert gc.isenabled(), k
+        s = g.session
+        fen = g.fen()
+        assert fen in (before, after), k
+        assert len(s._marks) == len(g.move_stack) and s.agenda.live == 0, k
+        assert [m.uci() for m in g.move_stack] == (stack if fen == before else
+                                                    [m.uci() for m in done.move_stack]), k
+        legal = g.legal_uci()
+        assert legal == Game(fen).legal_uci(), k
+        g.push(legal[0])
+        g.pop()
+        assert g.legal_uci() == legal and g.fen() == fen, k
+
+
+@pytest.mark.parametrize("op", sorted(OPS))
+def test_ctrl_c_anywhere_in_an_operation_leaves_the_game_consistent(op):
+    # before or after the operation, never in between: the engine's undo is made
+    # for errors raised where it looks for them; an interrupt that struck
+    # between two steps of a change has the game rebuild its session
+    check_ctrl_c(op, lambda total: [1 + (total - 1) * i // 39 for i in range(40)])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("op", sorted(OPS))
+def test_ctrl_c_anywhere_many_points(op):
+    rng = random.Random(op)
+    check_ctrl_c(op, lambda total: sorted(rng.sample(range(1, total + 1), 150)))

@@ -1,0 +1,81 @@
+"""Ctrl-C during a turn tree's build (the DFEN API keeps a cache and an idle
+session between calls): the next calls answer as if nothing had happened, and a
+DiceGame interrupted in a micro-move is left before or after it."""
+from __future__ import annotations
+
+import gc
+import sys
+
+import pytest
+
+import dice.turns as turns
+from dice.engine import DiceGame
+from dice.turns import apply_move, legal_turn_tree, legal_uci_moves, playable_dice
+
+DFEN = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3 NBP"
+
+
+class Interrupt:
+    def __init__(self, k):
+        self.k, self.n = k, 0
+
+    def __call__(self, frame, event, arg):
+        if event in ("call", "c_return"):
+            self.n += 1
+            if self.n == self.k:
+                sys.setprofile(None)
+                raise KeyboardInterrupt
+
+
+def run_interrupted(fn, k):
+    hook = Interrupt(k)
+    sys.setprofile(hook)
+    try:
+        fn()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sys.setprofile(None)
+    return hook.n
+
+
+def answers(d):
+    return legal_turn_tree(d), [apply_move(d, u) for u in legal_uci_moves(d)], playable_dice(d)
+
+
+def test_ctrl_c_in_a_tree_build(monkeypatch):
+    monkeypatch.setattr(turns, "_CACHE", type(turns._CACHE)())
+    expected = answers(DFEN)
+    turns._CACHE.clear()
+    total = run_interrupted(lambda: legal_turn_tree(DFEN), 0)
+    for i in range(15):
+        turns._CACHE.clear()
+        run_interrupted(lambda: legal_turn_tree(DFEN), 1 + (total - 1) * i // 14)
+        assert gc.isenabled()
+        assert answers(DFEN) == expected, i
+        idle = turns._IDLE.get("default")
+        assert idle is None or not (idle._stack or idle.session._marks)
+
+
+@pytest.mark.parametrize("op", ["push", "pop"])
+def test_ctrl_c_in_a_micro_move(op):
+    base = DiceGame(DFEN)
+    base.push("f3e5")
+    if op == "pop":
+        before, after = base.dfen(), DiceGame(DFEN).dfen()
+        run = DiceGame.pop
+    else:
+        before = base.dfen()
+        g = DiceGame(DFEN)
+        g.push("f3e5")
+        g.push("f1b5")
+        after = g.dfen()
+        run = lambda g: g.push("f1b5")      # noqa: E731
+    total = run_interrupted(lambda: run(base.copy()), 0)
+    for i in range(12):
+        g = base.copy()
+        run_interrupted(lambda: run(g), 1 + (total - 1) * i // 11)
+        d = g.dfen()
+        assert d in (before, after), i
+        assert len(g.session._marks) == len(g.move_stack) and g.session.agenda.live == 0, i
+        assert [m.uci() for m in g.legal_moves()] == [m.uci() for m in DiceGame(d).legal_moves()], i
