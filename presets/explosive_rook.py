@@ -21,6 +21,9 @@ Rulings (spec, DECISIONS.md, and ours where marked):
 * (ours) A capture that promotes a pawn to a rook is a rook's capture and
   detonates; a queen that becomes a rook under ``queen-splits`` does not.
 * (ours) Castling rights of a king or rook destroyed on its home square are gone.
+* (ours) A pawn blown up takes the en-passant target it made with it (under
+  ``double-move`` or in Dice Chess a side's own rook may blow up the pawn it
+  has just double-stepped).
 * (ours) Distance follows the board's topology (it wraps on ``wrap-board``).
 * Incompatible with ``piece-hp``.
 
@@ -37,7 +40,7 @@ from rete import Call, P, Rule, Test, V
 from chess_rules.squares import ORTHOGONAL
 
 from .base import PresetMeta
-from .piece_hp import drop_castling_rights, royal_gone
+from .piece_hp import drop_castling_rights, drop_ep_targets, royal_gone
 
 META = PresetMeta(
     id="explosive-rook", name="Detonating Rook", category="Piece Ability",
@@ -85,6 +88,7 @@ def apply(rules, config) -> None:
                 hit.add(f.values["color"])
                 s.retract(f)
                 drop_castling_rights(s, f.values["color"], sq)
+                drop_ep_targets(s, sq)
         mover = m["color"]
         for color in sorted(hit, key=lambda c: c != mover):   # the mover first
             royal_gone(ctx, color, "its last royal piece was blown up")

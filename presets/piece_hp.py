@@ -27,6 +27,10 @@ Rulings (spec, DECISIONS.md, and ours where marked):
   piece keeps the pawn's hp.
 * (ours) A pushed piece counts as moved (a pushed pawn loses its double step), and
   castling rights tied to the square it left are gone.
+* (ours) A pawn that is pushed, or dies of its damage (under ``poisoned-squares``
+  at the end of its own turn), takes the en-passant target it made with it (a
+  turn of several moves, as under ``double-move`` or in Dice Chess, would
+  otherwise keep a target whose pawn is gone).
 * Without ``king-heals`` a king keeps hp 1 and is royal in the FIDE sense: it is
   never captured, and checkmate ends the game.
 * (ours) Should a royal piece ever be removed (a king with more hp pushed with no
@@ -101,6 +105,18 @@ def drop_castling_rights(session, color: str, square: int) -> None:
             session.retract(f)
 
 
+def drop_ep_targets(session, square: int) -> None:
+    """Retract the en-passant targets whose pawn stood on ``square``: a pawn that
+    leaves the board or its square other than by a move of its own (blown up,
+    killed by damage, pushed, turned into another piece) takes its target with
+    it. Only a rule set of several moves a turn (Dice Chess, double-move) keeps
+    a target that long; the target would otherwise name a square with no pawn,
+    which no position can say."""
+    for f in list(session.facts_of("ep")):
+        if f.values["pawn"] == square:
+            session.retract(f)
+
+
 def royal_gone(ctx, color: str, why: str) -> None:
     """If ``color`` had royal pieces and has none left, it loses (unless decided)."""
     s = ctx.session
@@ -129,9 +145,11 @@ def damage(ctx, fact, amount: int = 1, push_from: int | None = None,
         dest = first_empty_neighbour(st.colors, st.topology, push_from)
         if dest is not None:
             drop_castling_rights(s, color, sq)
+            drop_ep_targets(s, sq)
             return s.modify(fact, {HP: hp, "square": dest, "moved": True})
     s.retract(fact)
     drop_castling_rights(s, color, sq)
+    drop_ep_targets(s, sq)
     royal_gone(ctx, color, why)
     return None
 

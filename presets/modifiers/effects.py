@@ -100,10 +100,11 @@ def set_hp(ctx: ApplyCtx, fact, hp: int, run: Run | None) -> None:
         if _hp(fact) != hp:
             s.modify(fact, {"hp": hp})
         return
-    from presets.piece_hp import drop_castling_rights, royal_gone
+    from presets.piece_hp import drop_castling_rights, drop_ep_targets, royal_gone
     color, sq = fact.values["color"], fact.values["square"]
     s.retract(fact)
     drop_castling_rights(s, color, sq)
+    drop_ep_targets(s, sq)
     royal_gone(_Shim(s), color, "its last royal piece was destroyed")
     if run is not None:
         run.board_changed = True
@@ -141,6 +142,10 @@ def set_type(ctx: ApplyCtx, fact, ptype: str, run: Run | None) -> None:
         # one that castles: its right goes, as when it moves
         from presets.piece_hp import drop_castling_rights
         drop_castling_rights(s, fact.values["color"], fact.values["square"])
+    elif was == "pawn":
+        # a pawn that is no longer one is no longer taken en passant
+        from presets.piece_hp import drop_ep_targets
+        drop_ep_targets(s, fact.values["square"])
     if run is not None:
         run.board_changed = True
 
