@@ -10,6 +10,7 @@ a request fact.
 from __future__ import annotations
 
 import random
+from contextlib import contextmanager
 from functools import lru_cache
 
 from chess_rules.errors import ChessError, MoveParseError, ReentrantCallError
@@ -73,14 +74,60 @@ class DiceGame(Game):
         self.plain_dice = ruleset is base
         super().__init__(ruleset=ruleset, position=pos)
         self._history = []
+        self._phases: list[tuple] = []
         self._full_key = ruleset is not base and (
             bool(ruleset.presets) or set(ruleset.templates) != set(base.templates)
             or ruleset.templates["piece"].slots != base.templates["piece"].slots)
 
     def copy(self) -> "DiceGame":
-        g = super().copy()
+        """An independent game: the same rules and start, the micro-moves played
+        again, and between them the rolls and ends of turn that were made (with
+        the same dice), so the copy stands where this game stands and ``pop``
+        takes back the same micro-moves."""
+        g = type(self)(self._start_fen, self.ruleset)
+        g.max_firings = self.max_firings
         g.plain_dice = self.plain_dice      # (the copy is made from this game's own rule set)
+        phases = [p for p in self._phases if self._phase_stands(p)]
+        i = 0
+        for k, entry in enumerate(self._stack + [None]):
+            while i < len(phases) and phases[i][0] == k:
+                _, _, kind, faces = phases[i]
+                if kind == "roll":
+                    g.roll(_Faces(faces))
+                else:
+                    g.run_end_turn()
+                i += 1
+            if entry is not None:
+                g._play(g._find(entry[1].uci()))
         return g
+
+    @contextmanager
+    def _phase_request(self, template: str, **values):
+        """As :meth:`Game._request`, but what the run changes (the dice rolled, the
+        turn handed over) is journaled like a micro-move's effects, so ``pop`` of a
+        micro-move made before it takes it back too (the request fact itself is
+        net zero)."""
+        s = self.session
+        f = s.assert_fact(template, values)
+        try:
+            yield f
+        finally:
+            if f.alive:
+                s.retract(f)
+
+    def _phase_stands(self, phase) -> bool:
+        """Whether a roll or end of turn is still in effect: made after the same
+        micro-moves that are on the stack now (``pop`` takes back what came after
+        the micro-move it takes back)."""
+        n, top = phase[0], phase[1]
+        return n <= len(self._stack) and (n == 0 or self._stack[n - 1] is top)
+
+    def _note_phase(self, kind: str, faces: tuple = ()) -> None:
+        """Record a roll or an end of turn (which the move stack does not hold)
+        for :meth:`copy`, after the micro-moves on the stack now."""
+        self._phases = [p for p in self._phases if self._phase_stands(p)]
+        self._phases.append((len(self._stack), self._stack[-1] if self._stack else None,
+                             kind, faces))
 
     def reload(self, dfen: str | DfenPosition) -> None:
         """Set up another position on this game's session, keeping its network.
@@ -107,6 +154,7 @@ class DiceGame(Game):
             self._ep_pending = False
             self._legal_cache = None
             self._history = []          # no repetition in Dice Chess (as in __init__)
+            self._phases = []
         except BaseException as e:
             raise self._failed(e)
 
@@ -176,7 +224,7 @@ class DiceGame(Game):
 
     def pop(self) -> Move:
         if not self._stack:
-            raise ChessError("no move to take back")
+            raise DiceError("no micro-move to take back")
         if self.session._firing is not None:
             raise ReentrantCallError("pop")
         try:
@@ -269,21 +317,34 @@ class DiceGame(Game):
             raise ReentrantCallError("roll")
         self.session.dice_rng = rng
         try:
-            with self._request("roll", color=self.turn):
+            with self._phase_request("roll", color=self.turn):
                 self.session.run(stages=("roll",), max_firings=self.max_firings)
             self._legal_cache = None
         except BaseException as e:
             raise self._failed(e)
         finally:
             self.session.dice_rng = None
+        self._note_phase("roll", tuple(f.values["face"] for f in self.dice_facts()))
 
     def run_end_turn(self) -> None:
         """The ``end-turn`` stage (no checks: :func:`dice.end_turn` checks first)."""
         if self.session._firing is not None:
             raise ReentrantCallError("run_end_turn")
         try:
-            with self._request("end-turn", color=self.turn):
+            with self._phase_request("end-turn", color=self.turn):
                 self.session.run(stages=("end-turn",), max_firings=self.max_firings)
             self._legal_cache = None
         except BaseException as e:
             raise self._failed(e)
+        self._note_phase("end-turn")
+
+
+class _Faces:
+    """A random source that gives back the faces of a roll made before (for
+    :meth:`DiceGame.copy`)."""
+
+    def __init__(self, faces):
+        self._faces = iter(faces)
+
+    def randint(self, a, b):
+        return next(self._faces)
