@@ -45,6 +45,8 @@ lost its double step, makes a new position.
 """
 from __future__ import annotations
 
+import re
+
 from .errors import FenError
 from .fen import FenPosition, parse_fen
 from .squares import SQUARE_NAMES, parse_square
@@ -150,12 +152,18 @@ def _sq(name: str, tok: str) -> int:
 
 
 def _value(v: str, tok: str):
-    try:
+    """A piece attribute's text: a whole number written as ``_fmt`` writes one
+    (digits, an optional ``-``: not ``+2``, ``2_0`` or ``٣``, which ``int`` would
+    also read), ``true``/``false``, else the text itself (for the slot's own
+    check to refuse or keep)."""
+    if _INT.fullmatch(v):
         return int(v)
-    except ValueError:
-        if v in ("true", "false"):
-            return v == "true"
-        return v
+    if v in ("true", "false"):
+        return v == "true"
+    return v
+
+
+_INT = re.compile(r"-?[0-9]+")
 
 
 def several_moves_a_turn(config) -> bool:
