@@ -88,7 +88,9 @@ En passant.  A double push creates a target on the skipped square, one per
 double push, so a turn can leave several. The opponent may capture onto it
 during its next turn (with pawn dice, several in one turn). A side never
 captures en passant onto its own targets. A target is dropped at once if the
-pawn that made it moves again in the same turn, or is captured. ``end_turn``
+pawn that made it moves again in the same turn, or is captured, or (ours) when
+another double step passes its square (two Berolina pawns crossing one square:
+the target is the last one's; a square holds one target). ``end_turn``
 clears the targets the side ending its turn could have captured (the
 opponent's) and keeps the ones it made: a target lives for exactly one
 opponent turn.

@@ -27,6 +27,8 @@ apply      dice.king-capture         taking a royal piece ends the game (``resul
            dice.spend-die            the move spends its die (castling both)
 post-move  dice.ep-target-drop       a target goes once its pawn moves again
            dice.ep-target-taken      ... or once its pawn is captured
+           dice.ep-target-passed     ... or once another double step passes its
+                                     square (Berolina pawns: g7-e5, then e7-g5)
 end-turn   dice.end-turn-ep-clear    the opponent's targets go, this side's stay
            dice.end-turn-dice-clear  unused dice go
            dice.end-turn-toggle      the colour changes; the move number after Black
@@ -273,6 +275,14 @@ def dice_productions() -> list[Rule]:
         Rule("dice.ep-target-taken", stage="post-move", salience=30,
              doc="An en-passant target whose pawn has been captured is dropped.")
         .when(P("move", capture=True, victim=V.v), P("ep", pawn=V.v).as_("e"))
+        .then(RetractFact("e")),
+
+        Rule("dice.ep-target-passed", stage="post-move", salience=30,
+             doc="A double step that passes the square of a target made earlier in the "
+                 "turn (two Berolina pawns crossing one square) takes the target over: one "
+                 "square is one target, with the pawn that passed it last.")
+        .when(P("move", kind="double-push", ep_square=V.s, to=V.t),
+              P("ep", square=V.s, pawn=V.p).as_("e"), Test("ne", V.p, V.t))
         .then(RetractFact("e")),
 
         Rule("dice.end-turn-ep-clear", stage="end-turn", salience=20,

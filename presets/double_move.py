@@ -16,10 +16,12 @@ Productions:
 ``fide.ep-target-expire`` (replaced)
     An en-passant target expires when the turn of the side that could take it
     ends, not after its first half-move.
-``preset.multi-move-ep-drop-moved``, ``-taken``, ``-occupied`` (added)
+``preset.multi-move-ep-drop-moved``, ``-taken``, ``-occupied``, ``-passed`` (added)
     A target goes at once when the pawn that made it moves again in the same
-    turn, when that pawn is captured, or when a piece lands on the target
-    square (e.g. c7-c5, then Nb8-c6 in the same turn).
+    turn, when that pawn is captured, when a piece lands on the target
+    square (e.g. c7-c5, then Nb8-c6 in the same turn), or (ours) when another
+    double step passes the same square (Berolina pawns g7-e5, then e7-g5: the
+    target is the last pawn's; a square holds one target, as a position says).
 
 Rulings (DECISIONS.md "Multi-move turns", ours where marked):
 
@@ -149,6 +151,12 @@ def install_turn_structure(rules, halves: dict[str, int], tag: str) -> None:
                    doc=f"{tag}: a piece that lands on an en-passant target square ends "
                        "that target.")
               .when(P("move", to=V.t), P("ep", square=V.t).as_("e"))
+              .then(RetractFact("e")))
+    rules.add(Rule("preset.multi-move-ep-drop-passed", stage="post-move", salience=25,
+                   doc=f"{tag}: a double step that passes the square of a target made "
+                       "earlier in the turn takes the target over (one target a square).")
+              .when(P("move", kind="double-push", ep_square=V.s, to=V.t),
+                    P("ep", square=V.s, pawn=V.p).as_("e"), Test("ne", V.p, V.t))
               .then(RetractFact("e")))
     rules.setup_hooks.append(check_position)
 

@@ -89,3 +89,31 @@ def test_dice_chess_a_pawn_that_steps_where_a_blown_up_one_stood_is_no_en_passan
     g.run_end_turn()
     g.roll(_Pawns())
     assert g.dfen() == white and g.legal_uci() == ["g5f6", "g5h6"]
+
+
+def test_two_berolina_double_steps_through_one_square_leave_one_target():
+    # g7-e5 and e7-g5 both pass f6 in one double-move turn: the square holds
+    # one target, the last pawn's (the FEN wrote 'f6f6', which no reader takes)
+    ids = ["berolina-pawns", "double-move"]
+    g = Game("4k3/4p1p1/8/5P2/8/8/8/4K3 b - - 0 1", presets=ids)
+    g.push("g7e5")
+    g.push("e7g5")
+    assert g.fen() == "4k3/8/8/4pPp1/8/8/8/4K3 w - f6 0 2 ep-pawn:f6=g5"
+    assert Game(g.fen(), presets=ids).legal_uci() == g.legal_uci()
+    g.push("f5f6")
+    assert g.fen() == "4k3/8/5P2/4p3/8/8/8/4K3 w - - 0 2 half:1"
+    g.pop()
+    g.pop()
+    assert g.fen() == "4k3/4p3/8/4pP2/8/8/8/4K3 b - f6 0 1 half:1"
+
+
+def test_dice_chess_two_berolina_double_steps_through_one_square_leave_one_target():
+    from dice import apply_move, legal_uci_moves
+    from dice.rules import dice_rules
+    from presets import load
+    rs = dice_rules(load("berolina-pawns"))
+    d = "4k3/4p1p1/8/8/8/8/8/4K3 b - - 0 1 PP"
+    for u in ["g7e5", "e7g5"]:
+        d = apply_move(d, u, rs)
+    assert d == "4k3/8/8/4p1p1/8/8/8/4K3 b - f6 0 1 - ep-pawn:f6=g5"
+    assert legal_uci_moves(d, rs) == []
