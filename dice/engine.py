@@ -13,7 +13,7 @@ import random
 from contextlib import contextmanager
 from functools import lru_cache
 
-from chess_rules.errors import ChessError, MoveParseError, ReentrantCallError
+from chess_rules.errors import MoveParseError, ReentrantCallError
 from chess_rules.explain import castling_squares
 from chess_rules.game import Explanation, Game
 from chess_rules.moves import Move
