@@ -23,6 +23,12 @@ A custom rule file (``.hr``) is written in the engine's rule language
   ``assert``, a ``modify``, a ``retract``, or a logical fact the position alone
   supports there is refused, since listing the moves would change the position.
 
+Squares are numbers in working memory (a1 = 0 .. h8 = 63), and a square's
+name in a slot that holds a square is that square: ``piece(square: e4)``,
+``move(to: ?t & member(d4, e4))``, ``modify ?p (square: e5)``
+(:mod:`chess_rules.square_names`); a text there that names no square is a
+:class:`rete.errors.CompileError` at its place.
+
 Rule text never runs Python: actions and tests call functions by name, the
 rule set's own (``gen.*``, ``filter-*`` ...) and the move helpers of
 :mod:`chess_rules.helpers`: ``gen-leap``, ``gen-leap-quiet``, ``gen-slide`` and
@@ -73,6 +79,7 @@ from rete.model import Call
 
 from .helpers import MOVE_HELPERS, helper_call_problem, meta_problem
 from .ruleset import RuleSet, RuleSetError
+from .square_names import SquareNameError, with_square_numbers
 
 __all__ = ["load_rule_file", "load_rule_text", "MOVE_HELPERS"]
 
@@ -150,6 +157,13 @@ def load_rule_text(ruleset: RuleSet, text: str, source: str = "<rules>") -> Rule
             locs.pop(name, None)
             continue
         prod, loc, replacing = what
+        try:
+            prod = with_square_numbers(prod)
+        except SquareNameError as e:
+            kind, key, n = e.ref
+            places = [(line, col) for k, kk, line, col in loc.refs if (k, kk) == (kind, key)]
+            where = places[n] if n < len(places) else loc.name
+            raise _located(CompileError(str(e), prod.name), source, *where) from None
         locs[prod.name] = loc
         _check_stage(prod, loc, rs, source)
         problem = meta_problem(prod)

@@ -553,7 +553,7 @@ end
 
 
 @pytest.mark.parametrize("action,problem", [
-    ('modify ?p (square: "x")', "a piece's square is a square number 0..63"),
+    ('modify ?p (square: true)', "a piece's square is a square number 0..63"),
     ("modify ?p (square: 64)", "a piece's square is a square number 0..63"),
     ("modify ?p (square: -1)", "not -1"),          # used to land on h8's mirror square
     ("modify ?p (square: 20.0)", "not 20.0"),
@@ -588,7 +588,7 @@ end
 @pytest.mark.parametrize("action,problem", [
     ("modify ?g (turn: purple)", "SlotValueError(\"the game fact's turn is white or black"),
     ("assert ep(square: 99, pawn: 12, by: white)", "an ep fact's square is a square number"),
-    ('assert ep(square: "e3", pawn: 12, by: white)', "not 'e3'"),
+    ('assert ep(square: 20.5, pawn: 12, by: white)', "not 20.5"),
     ("assert ep(square: 20, pawn: 28, by: nil)", "an ep fact's by is white or black"),
     ("assert castling(color: white, side: middle, king-from: 4, king-to: 6, rook-from: 7, "
      "rook-to: 5)", "a castling fact's side is king or queen, not 'middle'"),
