@@ -71,7 +71,7 @@ from pathlib import Path
 
 from rete import ReteError
 from rete.errors import (CompileError, DuplicateProductionError, UnknownFunctionError,
-                         UnknownProductionError, UnknownStageError)
+                         UnknownProductionError, UnknownStageError, did_you_mean)
 from rete.functions import BUILTINS
 from rete.language import error_position, parse_rules
 from rete.loading import read_text_file
@@ -152,7 +152,8 @@ def load_rule_text(ruleset: RuleSet, text: str, source: str = "<rules>") -> Rule
             name = what
             if name not in rs.productions:
                 raise _located(UnknownProductionError(
-                    f"'remove {name}': no production named {name!r}"), source, line, col)
+                    f"'remove {name}': no production named {name!r}"
+                    f"{did_you_mean(name, rs.productions)}"), source, line, col)
             rs.remove(name, origin)
             locs.pop(name, None)
             continue
@@ -173,7 +174,8 @@ def load_rule_text(ruleset: RuleSet, text: str, source: str = "<rules>") -> Rule
         if replacing:
             if prod.name not in rs.productions:
                 raise _located(UnknownProductionError(
-                    f"rule {prod.name!r} replaces a production that does not exist"),
+                    f"rule {prod.name!r} replaces a production that does not exist"
+                    f"{did_you_mean(prod.name, rs.productions)}"),
                     source, *loc.name)
             rs.replace(prod, origin)
         elif prod.name in rs.productions:

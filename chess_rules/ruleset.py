@@ -15,7 +15,7 @@ import copy
 from typing import Any, Callable, Iterable
 
 from rete import Production, Rule, Session, Template
-from rete.errors import CompileError
+from rete.errors import CompileError, did_you_mean
 from rete.model import AssertFact, Call, Exists, Modify, Pattern, Retract, as_production
 
 from .errors import ChessError
@@ -156,7 +156,8 @@ class RuleSet:
     def remove(self, name: str, origin: str = "custom") -> Production:
         """Take the production of that name out, and return it."""
         if name not in self.productions:
-            raise RuleSetError(f"no production named {name!r} to remove")
+            raise RuleSetError(f"no production named {name!r} to remove"
+                               f"{did_you_mean(name, self.productions)}")
         self.history.append(("remove", name, origin))
         del self.origin[name]
         return self.productions.pop(name)
@@ -165,7 +166,8 @@ class RuleSet:
         """Put a production in the place of the one of the same name."""
         prod = self._checked(prod)
         if prod.name not in self.productions:
-            raise RuleSetError(f"no production named {prod.name!r} to replace")
+            raise RuleSetError(f"no production named {prod.name!r} to replace"
+                               f"{did_you_mean(prod.name, self.productions)}")
         self.productions[prod.name] = prod
         self.origin[prod.name] = origin
         self.history.append(("replace", prod.name, origin))

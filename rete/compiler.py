@@ -15,6 +15,7 @@ from operator import attrgetter
 from typing import Any
 
 from .errors import (ActionFunctionError, CollectedFactsError, CompileError, UnboundVariableError,
+                     did_you_mean,
                      UnknownFunctionError, UnknownSlotError, UnknownTemplateError)
 from .model import (AssertFact, Call, Collect, Exists, Expr, Halt, Modify, Not, Pattern,
                     Production, Retract, Test, Var)
@@ -36,7 +37,8 @@ class Compiler:
     def _template(self, name: str, rule: str):
         t = self.s.templates.get(name)
         if t is None:
-            raise _naming(UnknownTemplateError(f"unknown template {name!r}", rule), name=name)
+            raise _naming(UnknownTemplateError(
+                f"unknown template {name!r}{did_you_mean(name, self.s.templates)}", rule), name=name)
         return t
 
     def _function(self, name, rule: str):
@@ -46,7 +48,8 @@ class Compiler:
             return fn
         fn = self.s.functions.get(name)
         if fn is None:
-            raise _naming(UnknownFunctionError(f"unknown function {name!r}", rule), name=name)
+            raise _naming(UnknownFunctionError(
+                f"unknown function {name!r}{did_you_mean(name, self.s.functions)}", rule), name=name)
         return fn
 
     def slot(self, template: str, slot: str, rule: str) -> str:
@@ -55,7 +58,8 @@ class Compiler:
         r = t.resolve(slot)
         if r is None:
             raise _naming(UnknownSlotError(
-                f"template {template!r} has no slot {slot!r} (slots: {', '.join(t.slots)})", rule),
+                f"template {template!r} has no slot {slot!r}{did_you_mean(slot, t.slots)} "
+                f"(slots: {', '.join(t.slots)})", rule),
                 name=(template, slot))
         return r
 

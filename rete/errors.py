@@ -5,6 +5,16 @@ Every error leaves the session as it was before the call that raised it.
 from __future__ import annotations
 
 
+def did_you_mean(name, known) -> str:
+    """`` (did you mean 'x'?)`` for the known name closest to a misspelt one, or
+    nothing: what an unknown template, slot or function's message ends with."""
+    if not isinstance(name, str):
+        return ""
+    import difflib
+    close = difflib.get_close_matches(name, [k for k in known if isinstance(k, str)], n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
 def _rebuilt(cls, args, state):
     e = cls.__new__(cls)
     e.args = args

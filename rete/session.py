@@ -28,7 +28,7 @@ from .editing import NetworkEditing
 from .renewal import SlotSpecificModify
 from .errors import (ActionError, DuplicateTemplateError, RetractedFactError, RunawayError,
                      ReteError, SlotValueError, StageCycleError, UnknownFactError,
-                     UnknownStageError, UnknownTemplateError)
+                     UnknownStageError, UnknownTemplateError, did_you_mean)
 from .journal import Journal, _tags
 from .match_errors import match_error
 from .joinorder import JOIN_ORDERS
@@ -156,7 +156,8 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
         """Add slots to a template (a schema extension); existing facts get the defaults."""
         old = self.templates.get(name)
         if old is None:
-            raise UnknownTemplateError(f"unknown template {name!r}")
+            raise UnknownTemplateError(f"unknown template {name!r}"
+                                       f"{did_you_mean(name, self.templates)}")
         t = old.extended(*slots, defaults=defaults)
         self.templates[name] = t
         self._fill_slots(t)
@@ -239,7 +240,8 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
         """Complete slot values for a new fact (defaults, then ``None``)."""
         t = self.templates.get(template)
         if t is None:
-            raise UnknownTemplateError(f"unknown template {template!r}")
+            raise UnknownTemplateError(f"unknown template {template!r}"
+                                       f"{did_you_mean(template, self.templates)}")
         out = dict(t._blank)
         for src in (values, slots):
             if not src:
@@ -249,7 +251,8 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
                     r = t.resolve(k)
                     if r is None:
                         raise SlotValueError(
-                            f"template {t.name!r} has no slot {k!r} (slots: {', '.join(t.slots)})")
+                            f"template {t.name!r} has no slot {k!r}{did_you_mean(k, t.slots)} "
+                            f"(slots: {', '.join(t.slots)})")
                     k = r
                 out[k] = v
         return out
@@ -440,7 +443,8 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
                 r = t.resolve(k)
                 if r is None:
                     raise SlotValueError(
-                        f"template {t.name!r} has no slot {k!r} (slots: {', '.join(t.slots)})")
+                        f"template {t.name!r} has no slot {k!r}{did_you_mean(k, t.slots)} "
+                        f"(slots: {', '.join(t.slots)})")
                 changes[r] = v
         return self._guarded(self._modify_fact, f, changes)
 

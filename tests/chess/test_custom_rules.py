@@ -827,3 +827,14 @@ end
     for u in "g1f3 g8f6 f3g1 f6g8".split():
         g.push(u)
     assert g.outcome().reason == "threefold repetition"
+
+
+def test_a_misspelt_production_name_is_answered_with_the_closest_one():
+    with pytest.raises(UnknownProductionError, match=r"did you mean 'fide.castling'\?"):
+        load_rule_text(fide_rules(), "remove fide.castlng\n")
+    with pytest.raises(UnknownProductionError, match=r"did you mean 'fide.castling'\?"):
+        load_rule_text(fide_rules(), "rule fide.castlin replaces stage generate\nwhen\n"
+                                     "  movegen(color: ?c)\nthen\nend\n")
+    from chess_rules.ruleset import RuleSetError
+    with pytest.raises(RuleSetError, match=r"did you mean 'fide.knight-move'\?"):
+        fide_rules().remove("fide.knight-mve")

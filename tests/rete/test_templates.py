@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from rete import Call, P, Rule, Session, V
-from rete.errors import DuplicateTemplateError, UnknownTemplateError
+from rete.errors import (DuplicateTemplateError, SlotValueError, UnknownFunctionError,
+                         UnknownSlotError, UnknownTemplateError)
 
 
 def test_a_template_declared_twice_the_same_way_is_one_template():
@@ -62,3 +63,27 @@ def test_register_function_as_a_decorator():
     s.assert_fact("n", x=1)
     s.run(limit=1)
     assert sorted(f.values["x"] for f in s.facts_of("n")) == [1, 2]
+
+
+def test_a_misspelt_name_is_answered_with_the_closest_known_one():
+    s = Session()
+    s.deftemplate("piece", "type", "color")
+    with pytest.raises(UnknownTemplateError, match=r"'peice' \(did you mean 'piece'\?\)"):
+        s.assert_fact("peice", type="rook")
+    with pytest.raises(SlotValueError, match=r"'typ' \(did you mean 'type'\?\)"):
+        s.assert_fact("piece", typ="rook")
+    f = s.assert_fact("piece", type="rook")
+    with pytest.raises(SlotValueError, match=r"'colr' \(did you mean 'color'\?\)"):
+        s.modify(f, colr="white")
+    s.register_function("promote", lambda ctx, p: None)
+    for rule, err, hint in [
+            (Rule("r1").when(P("peice", type=V.t)), UnknownTemplateError, "'piece'"),
+            (Rule("r2").when(P("piece", colour=V.c)), UnknownSlotError, "'color'"),
+            (Rule("r3").when(P("piece").as_("p")).then(Call("promot", V.p)),
+             UnknownFunctionError, "'promote'")]:
+        with pytest.raises(err, match=f"did you mean {hint}"):
+            s.add_production(rule)
+    # nothing close: no guess
+    with pytest.raises(UnknownTemplateError) as ei:
+        s.assert_fact("zzzz")
+    assert "did you mean" not in str(ei.value)
