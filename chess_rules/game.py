@@ -448,13 +448,13 @@ class Game:
         what a broken undo raised after it."""
         if getattr(e, "_houserules_rebuilt", None) is self:
             return e
-        if isinstance(e, (ReteError, ChessError)) and not isinstance(e.__cause__, _ASYNC):
+        cause = _interrupt_in(e)
+        if cause is None and isinstance(e, (ReteError, ChessError)):
             return e
         self._rebuild()
-        first = e
-        while first.__context__ is not None and isinstance(first, Exception) \
-                and not isinstance(first, (ReteError, ChessError)):
-            first = first.__context__          # (a broken undo's error: what came first)
+        # (a broken undo's error, or the engine's error wrapping it: the
+        # interrupt came first)
+        first = cause if cause is not None and not isinstance(cause, Exception) else e
         for x in {id(e): e, id(first): first}.values():
             try:
                 x._houserules_rebuilt = self
@@ -717,6 +717,21 @@ class Game:
     def rules(self) -> list[dict]:
         """The active productions with stage, salience and source."""
         return self.ruleset.describe()
+
+
+def _interrupt_in(e: BaseException) -> BaseException | None:
+    """The interrupt (Ctrl-C, a signal handler's exception, no memory) that ``e``
+    is or came from, following its causes and contexts: a KeyboardInterrupt
+    between two steps of a change can make the undo raise a KeyError, which a
+    rule's action reports as an ActionError. None when there is none."""
+    seen = set()
+    x = e
+    while x is not None and id(x) not in seen:
+        if not isinstance(x, Exception) or isinstance(x, _ASYNC):
+            return x
+        seen.add(id(x))
+        x = x.__cause__ if x.__cause__ is not None else x.__context__
+    return None
 
 
 @contextmanager
