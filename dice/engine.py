@@ -145,6 +145,7 @@ class DiceGame(Game):
             raise DiceError("reload() needs a game with no move to take back")
         # all or nothing: a position the rule set's setup refuses (its rules
         # break the game fact, say) leaves the old one standing
+        old = self._start_fen, self._history, self._phases, self._legal_cache
         try:
             with s.transaction():
                 for f in list(s.facts.values()):
@@ -156,6 +157,9 @@ class DiceGame(Game):
             self._history = []          # no repetition in Dice Chess (as in __init__)
             self._phases = []
         except BaseException as e:
+            # (_load set the new start position before it was done: the old
+            # game's, for the session rolled back or rebuilt from it)
+            self._start_fen, self._history, self._phases, self._legal_cache = old
             raise self._failed(e)
 
     # ------------------------------------------------------------ parsing / output
@@ -320,11 +324,12 @@ class DiceGame(Game):
             with self._phase_request("roll", color=self.turn):
                 self.session.run(stages=("roll",), max_firings=self.max_firings)
             self._legal_cache = None
+            # (noted inside the try: a roll made is one copy() and _rebuild replay)
+            self._note_phase("roll", tuple(f.values["face"] for f in self.dice_facts()))
         except BaseException as e:
             raise self._failed(e)
         finally:
             self.session.dice_rng = None
-        self._note_phase("roll", tuple(f.values["face"] for f in self.dice_facts()))
 
     def run_end_turn(self) -> None:
         """The ``end-turn`` stage (no checks: :func:`dice.end_turn` checks first)."""
@@ -334,9 +339,9 @@ class DiceGame(Game):
             with self._phase_request("end-turn", color=self.turn):
                 self.session.run(stages=("end-turn",), max_firings=self.max_firings)
             self._legal_cache = None
+            self._note_phase("end-turn")
         except BaseException as e:
             raise self._failed(e)
-        self._note_phase("end-turn")
 
 
 class _Faces:

@@ -4,6 +4,7 @@ DiceGame interrupted in a micro-move is left before or after it."""
 from __future__ import annotations
 
 import gc
+import random
 import sys
 
 import pytest
@@ -71,7 +72,8 @@ def test_ctrl_c_in_a_micro_move(op):
         g.push("f1b5")
         after = g.dfen()
         run = lambda g: g.push("f1b5")      # noqa: E731
-    total = run_interrupted(lambda: run(base.copy()), 0)
+    g = base.copy()         # (made outside the count: the points fall in the operation)
+    total = run_interrupted(lambda: run(g), 0)
     for i in range(12):
         g = base.copy()
         run_interrupted(lambda: run(g), 1 + (total - 1) * i // 11)
@@ -79,3 +81,63 @@ def test_ctrl_c_in_a_micro_move(op):
         assert d in (before, after), i
         assert len(g.session._marks) == len(g.move_stack) and g.session.agenda.live == 0, i
         assert [m.uci() for m in g.legal_moves()] == [m.uci() for m in DiceGame(d).legal_moves()], i
+
+
+NO_DICE = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 -"
+OTHER = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 NNP"
+
+
+def _mid_turn():
+    g = DiceGame(NO_DICE)
+    g.roll(random.Random(3))
+    g.push(g.legal_uci()[0])
+    return g
+
+
+def _turn_over():
+    g = _mid_turn()
+    while g.legal_uci():
+        g.push(g.legal_uci()[0])
+    g.run_end_turn()
+    return g
+
+
+@pytest.mark.parametrize("op", ["roll", "end_turn", "reload"])
+def test_ctrl_c_at_the_end_of_a_phase_leaves_copy_and_game_agreeing(op):
+    # the last steps of a roll, an end of turn or a reload (after the stage ran:
+    # the commit, noting the phase for copy(), setting the new start position)
+    # are where an interrupt used to leave the game and what copy() and the
+    # rebuild after an interrupt replay disagreeing: the end of turn undone by
+    # the rebuild, or a reload rebuilt onto the new position with the old
+    # game's roll replayed on it (a RollError instead of the KeyboardInterrupt)
+    make, run = {
+        "roll": (_turn_over, lambda g: g.roll(random.Random(4))),
+        "end_turn": (_end_ready, DiceGame.run_end_turn),
+        "reload": (_rolled, lambda g: g.reload(OTHER)),
+    }[op]
+    before = make().dfen()
+    g = make()
+    run(g)
+    after = g.dfen()
+    g = make()
+    total = run_interrupted(lambda: run(g), 0)
+    for k in range(max(1, total - 150), total + 1):
+        g = make()
+        run_interrupted(lambda: run(g), k)
+        d = g.dfen()
+        assert d in (before, after), k
+        assert g.copy().dfen() == d, k
+        assert len(g.session._marks) == len(g.move_stack), k
+
+
+def _end_ready():
+    g = _mid_turn()
+    while g.legal_uci():
+        g.push(g.legal_uci()[0])
+    return g
+
+
+def _rolled():
+    g = DiceGame(NO_DICE)
+    g.roll(random.Random(5))
+    return g
