@@ -89,8 +89,10 @@ class Game:
     one thread at a time (separate games, on as many threads as you like, share
     nothing that changes). A rule's action must not call back into its own game
     to move or generate moves (:class:`ReentrantCallError`); it reads the
-    position through ``ctx.session.chess``. An operation that raises, or is
-    interrupted (Ctrl-C), leaves the game as it was before it.
+    position through ``ctx.session.chess``. An operation that raises leaves the
+    game as it was before it; one interrupted (Ctrl-C) leaves it as before it or,
+    if the interrupt came once its change was made, as after it (a walk of the
+    tree, ``perft`` or ``san``, takes back its moves), never in between.
     """
 
     def __init__(self, fen: str | None = None, ruleset: RuleSet | None = None,
