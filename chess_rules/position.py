@@ -157,7 +157,10 @@ def _value(v: str, tok: str):
     also read), ``true``/``false``, else the text itself (for the slot's own
     check to refuse or keep)."""
     if _INT.fullmatch(v):
-        return int(v)
+        try:
+            return int(v)
+        except ValueError:      # (more digits than int() converts: the check refuses it)
+            return v
     if v in ("true", "false"):
         return v == "true"
     return v

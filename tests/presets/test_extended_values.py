@@ -12,7 +12,8 @@ from chess_rules.game import Game
 FEN = "4k3/8/8/8/4P3/8/8/4K3 w - - 0 1"
 
 
-@pytest.mark.parametrize("value", ["+2", "2_0", "\u0663", "0x2"])
+@pytest.mark.parametrize("value", ["+2", "2_0", "\u0663", "0x2", "9" * 5000],
+                         ids=["plus", "underscore", "arabic-indic", "hex", "5000-digits"])
 def test_a_hit_point_value_not_written_as_digits_is_refused(value):
     with pytest.raises(FenError, match="whole number of hit points"):
         Game(f"{FEN} hp:e4={value}", presets=["piece-hp"])
