@@ -17,15 +17,18 @@ from chess_rules.errors import FenError
 from chess_rules.fide import fide_rules
 
 NEEDED = 3
+#: the counts as ``_write`` writes them (not ``str.isdigit``, which lets through
+#: '²', which ``int`` refuses, and '٣', which it reads as 3)
+_COUNTS = {str(n): n for n in range(NEEDED + 1)}
 
 
 def _read(value, pos):
     """``checks:W+B`` (the checks given by white and by black) into the position."""
     w, plus, b = value.partition("+")
-    if not plus or not w.isdigit() or not b.isdigit() or int(w) > NEEDED or int(b) > NEEDED:
+    if not plus or w not in _COUNTS or b not in _COUNTS:
         raise FenError("extended", f"checks:{value} should read W+B, the checks each side "
                                    f"has given (0..{NEEDED})")
-    return {"white": int(w), "black": int(b)}
+    return {"white": _COUNTS[w], "black": _COUNTS[b]}
 
 
 def _write(game):
