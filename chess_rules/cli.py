@@ -386,7 +386,15 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("paths", nargs="+", help=".hrt files, or directories to search for them")
     t.set_defaults(func=cmd_test)
 
-    pl = sub.add_parser("play", help="play a variant in the terminal against a simple bot")
+    pl = sub.add_parser(
+        "play", help="play a variant in the terminal against a simple bot",
+        description="Play a variant in the terminal against a simple bot. At the prompt: "
+                    "a move in UCI (e2e4) or SAN (e4, Nf3, O-O; a piece letter or O in lower "
+                    "case is read too: nf3, o-o), 'explain MOVE', 'undo', 'fen' (the position, "
+                    "to go on from later), 'help', 'quit' (or Ctrl-D). Your moves are said "
+                    "back with the rule that generated them; the board is drawn from your "
+                    "side. The game ends with its result and the rule that decided it, or "
+                    "after --max-moves plies.")
     _add_rules_options(pl)
     pl.add_argument("--human", choices=("white", "black", "none"), default="white",
                     help="the side you play (default: white; none: the bot plays both)")

@@ -16,13 +16,16 @@ GLYPH = {("king", "white"): "K", ("queen", "white"): "Q", ("rook", "white"): "R"
          ("bishop", "white"): "B", ("knight", "white"): "N", ("pawn", "white"): "P"}
 
 
-def render(game: Game) -> str:
-    """The board as text, White at the bottom."""
+def render(game: Game, flip: bool = False) -> str:
+    """The board as text, White at the bottom (``flip``: Black at the bottom, as
+    a person playing Black sees it)."""
     lines = []
     st = game.state
-    for rank in range(7, -1, -1):
+    ranks = range(8) if flip else range(7, -1, -1)
+    files = range(7, -1, -1) if flip else range(8)
+    for rank in ranks:
         row = []
-        for f in range(8):
+        for f in files:
             sq = rank * 8 + f
             t, c = st.types[sq], st.colors[sq]
             if t is None:
@@ -31,7 +34,7 @@ def render(game: Game) -> str:
                 g = GLYPH[(t, "white")]
                 row.append(g if c == "white" else g.lower())
         lines.append(f"{rank + 1}  " + " ".join(row))
-    lines.append("   a b c d e f g h")
+    lines.append("   " + " ".join("abcdefgh"[f] for f in files))
     return "\n".join(lines)
 
 
@@ -93,34 +96,44 @@ def _gives_check(game: Game, m) -> bool:
 
 
 HELP = """commands:
-  MOVE          play a move, in UCI (e2e4, e7e8q) or SAN (e4, Nf3, O-O)
+  MOVE          play a move, in UCI (e2e4, e7e8q) or SAN (e4, Nf3, O-O; nf3, o-o too)
   explain MOVE  which rule generates the move, or which refuses it and why
   undo          take back your last move (and the bot's reply)
+  fen           the position as FEN (houserules play FEN goes on from it)
   help          this list
-  quit          end the game"""
+  quit          end the game (Ctrl-D too)"""
+
+
+def result_text(out) -> str:
+    """``1-0 white wins by checkmate (fide.checkmate-win)``: the result, who won
+    and the rule that decided it, worded as ``houserules outcome`` words it."""
+    who = f"{out.winner} wins" if out.winner else "draw"
+    return f"{out.result()} {who} by {out.reason}" + (f" ({out.rule})" if out.rule else "")
 
 
 def play(fen: str, ruleset, human: str = "white", seed: int | None = None,
          max_moves: int = 200, console: Console | None = None, inputs=None) -> int:
     """Play until the game ends or ``max_moves`` plies are played; returns 0.
 
-    ``human`` is the side a person plays (``'none'``: the bot plays both);
+    ``human`` is the side a person plays (``'none'``: the bot plays both; the
+    board is drawn from Black's side when the person plays Black);
     ``inputs`` is a ``prompt -> str`` callable (the console by default)."""
     console = console or TerminalConsole()
     rng = random.Random(seed)
     game = Game(fen, ruleset=ruleset)
     ask = inputs or terminal_prompt(console)
-    shown = True        # whether the board on screen is the current one
-    console.print(render(game))
-    while len(game.move_stack) < max_moves:
+    flip = human == "black"
+    shown = False       # whether the board on screen is the current one
+    while True:
         if not shown:
-            console.print(render(game))
+            console.print(render(game, flip))
             shown = True
         out = game.outcome()
-        if out is not None:
-            console.print(f"[bold]{out.result()}[/bold] {out.reason}"
-                          + (f" ({out.rule})" if out.rule else ""))
+        if out is not None:     # a game decided on the last ply the cap allows is decided
+            console.print(f"[bold]{escape(result_text(out))}[/bold]")
             return 0
+        if len(game.move_stack) >= max_moves:
+            break
         turn = game.turn
         if human != turn:
             m = greedy_move(game, rng)
@@ -150,9 +163,11 @@ def play(fen: str, ruleset, human: str = "white", seed: int | None = None,
                           else "explain which move? e.g. 'explain e2e4'", markup=False)
         elif text.lower() == "undo":
             shown = not _undo(game, human, console)
+        elif text.lower() == "fen":
+            console.print(game.fen(), markup=False, highlight=False)
         elif text:
             shown = not _human_move(game, text, legal, console)
-    console.print("move cap reached")
+    console.print(f"move cap ({max_moves} plies) reached: no result")
     return 0
 
 
@@ -175,23 +190,51 @@ def _explain(game: Game, text: str) -> str:
 
 
 def _human_move(game: Game, text: str, legal: list[str], console: Console) -> bool:
-    """Play the person's move (UCI or SAN); say why when it cannot be played."""
-    if text.lower() in legal:
-        game.push(text.lower())
-        return True
+    """Play the person's move (UCI or SAN; a piece letter or castling's O typed in
+    lower case is forgiven: nf3, o-o); say what was played, or why it cannot be."""
+    uci = text.lower()
+    if uci in legal:
+        return _played(game, uci, console)
     try:
-        parse_uci(text)
+        parse_uci(uci)
     except MoveParseError:
         pass
     else:       # a move in UCI the rules refuse: the engine says why
-        console.print(f"[red]{escape(game.explain(text).text)}[/red]")
+        console.print(f"[red]{escape(game.explain(uci).text)}[/red]")
         return False
     try:
-        game.push_san(text)
-        return True
+        m = game.parse_san(text)
     except ChessError as e:
-        console.print(f"[red]{escape(str(e))}[/red] ('help' lists the commands)")
-        return False
+        m = _forgiven_san(game, text)
+        if m is None:
+            console.print(f"[red]{escape(str(e))}[/red] ('help' lists the commands)")
+            return False
+    return _played(game, m.uci(), console)
+
+
+def _forgiven_san(game: Game, text: str):
+    """The legal move SAN typed in the wrong case names (``nf3``, ``kxe2``,
+    ``o-o``), or None. Tried only once the text as typed names no move, so
+    ``bxc3`` stays the b-pawn's capture when there is one."""
+    if text[:1] and text[0] in "nbrqk":
+        fixed = text[0].upper() + text[1:]
+    elif text[:1] == "o":
+        fixed = text.replace("o", "O")
+    else:
+        return None
+    try:
+        return game.parse_san(fixed)
+    except ChessError:
+        return None
+
+
+def _played(game: Game, uci: str, console: Console) -> bool:
+    """Push the person's move and say it with the rule that generated it, as
+    the bot's moves are said (what SAN was read as; a record when piped)."""
+    turn = game.turn
+    m = game.push(uci)
+    console.print(f"{turn} plays {m.uci()}  ({m.rule})")
+    return True
 
 
 def _undo(game: Game, human: str, console: Console) -> bool:

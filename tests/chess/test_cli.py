@@ -243,7 +243,7 @@ def test_explain_with_a_position_but_no_move_says_the_move_is_missing(capsys):
     assert code == 2 and "a FEN (or --layout ID) is required" in err
 
 
-def _scripted_game(answers, human="white", fen=START, ruleset=None):
+def _scripted_game(answers, human="white", fen=START, ruleset=None, max_moves=200):
     import io
 
     from rich.console import Console
@@ -253,7 +253,7 @@ def _scripted_game(answers, human="white", fen=START, ruleset=None):
     it = iter(answers)
     console = Console(record=True, width=200, file=io.StringIO())
     assert play(fen, ruleset or fide_rules(), human=human, seed=1, console=console,
-                inputs=lambda prompt: next(it)) == 0
+                inputs=lambda prompt: next(it), max_moves=max_moves) == 0
     return console.export_text()
 
 
@@ -280,9 +280,52 @@ def test_terminal_game_undo_takes_back_the_move_and_the_reply():
 
 
 def test_terminal_game_move_cap_counts_moves_not_prompts():
-    # ten bad answers do not use up a cap of two plies
-    text = _scripted_game(["zz"] * 10 + ["e2e4", "quit"])
-    assert "move cap reached" not in text and "black plays" in text
+    # ten bad answers do not use up a cap of three plies
+    text = _scripted_game(["zz"] * 10 + ["e2e4", "quit"], max_moves=3)
+    assert "move cap" not in text and "black plays" in text
+    text = _scripted_game(["e2e4", "quit"], max_moves=2)
+    assert text.rstrip().endswith("move cap (2 plies) reached: no result")
+    assert text.rstrip().splitlines()[-2].startswith("   a b c")    # the last board shown
+
+
+def test_terminal_game_decided_on_the_last_ply_the_cap_allows_says_the_result():
+    # the mate is the last ply --max-moves allows: the result and the rule that
+    # decided it, with the final board; it used to say 'move cap reached'
+    fen = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"
+    for human, answers in (("white", ["Ra8#"]), ("none", []), ("black", [])):
+        text = _scripted_game(answers, human=human, fen=fen, max_moves=1)
+        assert "move cap" not in text, human
+        assert text.rstrip().endswith("1-0 white wins by checkmate (fide.checkmate-win)")
+        assert "8  R : . : . : k :" in text or "8  : k : . : . : R" in text
+    # a position already decided, with no ply allowed at all
+    text = _scripted_game([], fen="R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", max_moves=0)
+    assert text.rstrip().endswith("1-0 white wins by checkmate (fide.checkmate-win)")
+
+
+def test_terminal_game_says_the_persons_move_and_forgives_the_case_of_san():
+    # the person's move is said as the bot's are (what SAN was read as); a piece
+    # letter or castling's O in lower case names the move; an illegal UCI move
+    # in upper case is explained by the engine, not called bad SAN
+    fen = "4k3/pppppppp/8/8/8/8/8/RN2K2R w K - 0 1"
+    text = _scripted_game(["E2E4", "nc3", "o-o", "quit"], fen=fen)
+    assert "e2e4: illegal - there is no piece on e2" in text
+    assert "white plays b1c3  (fide.knight-move)" in text
+    assert "white plays e1g1  (fide.castling)" in text
+    # as typed first: bxc3 is the b-pawn's capture, Bxc3 the bishop's
+    fen = "4k3/8/8/8/8/2n5/1P6/4BK2 w - - 0 1"
+    assert "white plays b2c3  (fide.pawn-capture)" in _scripted_game(["bxc3", "quit"], fen=fen)
+    assert "white plays e1c3  (fide.bishop-move)" in _scripted_game(["Bxc3", "quit"], fen=fen)
+    assert "white plays e1c3" not in _scripted_game(["bxb3", "quit"], fen=fen)
+
+
+def test_terminal_game_fen_command_and_a_board_from_blacks_side():
+    text = _scripted_game(["fen", "quit"], human="black")
+    lines = text.splitlines()
+    assert lines[0] == "1  R N B K Q B N R" and lines[8] == "   h g f e d c b a"
+    assert "'fen'" not in text and "bad move" not in text
+    fen = next(l for l in lines if l.startswith("rnbqkbnr/pppppppp/"))
+    assert Game(fen).fen() == fen and Game(fen).turn == "black"
+    assert "fen           the position as FEN" in _scripted_game(["help", "quit"])
 
 
 def test_terminal_game_text_with_markup_is_a_bad_move_and_explain_takes_san():
