@@ -109,7 +109,8 @@ def cmd_play(args) -> int:
     rec = play_game(seed=args.seed, white=args.white, black=args.black,
                     human=None if args.human == "none" else args.human,
                     max_turns=args.max_turns, start=args.start, ruleset=_rules(args))
-    print(f"result: {rec.winner or 'none'} after {len(rec.turns)} turns")
+    n = len(rec.turns)
+    print(f"result: {rec.winner or 'none'} after {n} turn{'' if n == 1 else 's'}")
     return 0
 
 
@@ -148,7 +149,16 @@ def add_dice_commands(subparsers) -> None:
     r = sub("roll", cmd_roll, "roll three dice")
     r.add_argument("--seed", type=int, default=None, help="seed the dice (default: unseeded)")
 
-    pl = dsub.add_parser("play", help="play a whole game in the terminal")
+    pl = dsub.add_parser(
+        "play", help="play a whole game in the terminal",
+        description="Play a whole Dice Chess game in the terminal: bots, or you (--human). "
+                    "Each turn shows the roll, the dice a legal turn can still spend (and "
+                    "those it cannot), and the micro-moves that continue the turn; the board "
+                    "is shown again after each of your micro-moves while the turn goes on. At "
+                    "the prompt: a micro-move in UCI (castling e1g1 spends the king and the "
+                    "rook die), 'explain MOVE', 'undo' (within the turn), 'fen' (the DFEN), "
+                    "'help', 'quit' (or Ctrl-D). The turn ends by itself when no die is left "
+                    "to play, and passes when the roll allows no micro-move.")
     pl.add_argument("--seed", type=int, default=None, help="seed the dice and the bots")
     pl.add_argument("--white", choices=BOTS, default="odds", help="White's bot")
     pl.add_argument("--black", choices=BOTS, default="greedy", help="Black's bot")

@@ -47,31 +47,45 @@ DIE_GLYPH = {1: "\u2680", 2: "\u2681", 3: "\u2682", 4: "\u2683", 5: "\u2684", 6:
 BOTS = ("random", "greedy", "odds")
 
 
-def render_board(game: DiceGame, last: tuple[str, ...] = ()):
-    """The board as rich ``Text``: White at the bottom, squares shaded, the
-    squares of the last turn's micro-moves highlighted."""
+def render_board(game: DiceGame, last: tuple[str, ...] = (), flip: bool = False,
+                 plain: bool = False):
+    """The board as rich ``Text``: White at the bottom (``flip``: Black, as a
+    person playing Black sees it), squares shaded, the squares of the last
+    turn's micro-moves highlighted. ``plain``, for output without colour (not a
+    terminal, ``NO_COLOR``): empty squares drawn ``.`` and ``:`` as the chess
+    board draws them, and the highlighted squares in brackets (``[N]``, ``[.]``)."""
     from rich.text import Text
     from chess_rules.squares import PIECE_LETTER, SQUARE_NAMES
     marked = {u[i:i + 2] for u in last for i in (0, 2)}
     st = game.state
+    ranks = range(8) if flip else range(7, -1, -1)
+    files = range(7, -1, -1) if flip else range(8)
     out = Text()
-    for rank in range(7, -1, -1):
+    for rank in ranks:
         out.append(f"{rank + 1} ", style="dim")
-        for f in range(8):
+        for f in files:
             sq = rank * 8 + f
             t, c = st.types[sq], st.colors[sq]
             light = (rank + f) % 2 == 1
-            bg = "on yellow" if SQUARE_NAMES[sq] in marked else \
-                ("on grey58" if light else "on grey35")
+            mark = SQUARE_NAMES[sq] in marked
+            bg = "on yellow" if mark else ("on grey58" if light else "on grey35")
             if t is None:
-                out.append("   ", style=bg)
+                glyph = ("." if light else ":") if plain else " "
+                style = bg
             else:
                 letter = PIECE_LETTER[t]
-                fg = "bold bright_white" if c == "white" else "bold black"
-                out.append(f" {letter if c == 'white' else letter.lower()} ", style=f"{fg} {bg}")
+                glyph = letter if c == "white" else letter.lower()
+                style = f"{'bold bright_white' if c == 'white' else 'bold black'} {bg}"
+            out.append(f"[{glyph}]" if plain and mark else f" {glyph} ", style=style)
         out.append("\n")
-    out.append("   a  b  c  d  e  f  g  h", style="dim")
+    out.append("   " + "  ".join("abcdefgh"[f] for f in files), style="dim")
     return out
+
+
+def _plain(console: Console) -> bool:
+    """Whether ``console`` shows no colour (not a terminal, or ``NO_COLOR``): the
+    board's shading and highlight would not show."""
+    return console.no_color or console.color_system is None
 
 
 def render_dice(faces) -> str:
@@ -163,11 +177,13 @@ def choose_turn(dfen: str, bot: str, rng: random.Random, tree=None,
 
 
 HUMAN_HELP = """commands:
-  MOVE          play a micro-move in UCI (e2e4, e7e8q; castling e1g1)
+  MOVE          play a micro-move in UCI (e2e4, e7e8q; castling e1g1, spending the
+                king and the rook die); the turn ends when no die is left to play
   explain MOVE  which rule generates the micro-move, or why it is refused
   undo          take back your last micro-move of this turn
+  fen           the position as DFEN, the dice left included
   help          this list
-  quit          end the game"""
+  quit          end the game (Ctrl-D too)"""
 
 
 def explain_in_turn(dfen: str, uci: str, node: dict, most: int, played, ruleset=None) -> str:
@@ -220,12 +236,13 @@ def play_game(seed: int | None = None, white: str = "greedy", black: str = "rand
     rec = GameRecord()
     ask = inputs or terminal_prompt(console)
     say = (lambda *a, **k: None) if quiet else console.print
+    flip, plain = human == "black", _plain(console)
     first = DiceGame(dfen, ruleset)
     if first.winner():
         # a start whose game is over (a king taken): no turn is played, no
         # roll, and no turn is recorded as the one that won it
         rec.winner, rec.final = first.winner(), dfen
-        say(render_board(first))
+        say(render_board(first, flip=flip, plain=plain))
         say(f"[bold green]the game is already over: {escape(first.over_text())}[/bold green]")
         return rec
     for _ in range(max_turns):
@@ -236,7 +253,8 @@ def play_game(seed: int | None = None, white: str = "greedy", black: str = "rand
             pos = parse_dfen(dfen, ruleset)
         faces = pos.faces
         tree = turn_tree(dfen, ruleset)
-        say(render_board(DiceGame(dfen, ruleset), tuple(rec.turns[-1][2]) if rec.turns else ()))
+        say(render_board(DiceGame(dfen, ruleset), tuple(rec.turns[-1][2]) if rec.turns else (),
+                         flip, plain))
         say(f"[bold]{color}[/bold] rolls {render_dice(faces)}")
         played: list[str] = []
         if human == color:
@@ -247,15 +265,23 @@ def play_game(seed: int | None = None, white: str = "greedy", black: str = "rand
             while node:
                 options = sorted(node)
                 playable = tree.playable(played)
-                say(f"playable dice: {render_dice(playable)}")
+                idle = list(parse_dfen(dfen, ruleset).faces)    # the dice left ...
+                for face in playable:                           # ... no legal turn spends
+                    idle.remove(face)
+                say(f"playable dice: {render_dice(playable)}"
+                    + (f"   (not playable: {render_dice(idle)})" if idle else ""))
                 say("micro-moves: " + " ".join(options))
                 text = ask("your micro-move (UCI; 'help' for the commands): ").strip().lower()
                 command, _, arg = text.partition(" ")
                 if text in ("quit", "exit"):
                     rec.final = dfen
                     return rec
+                if not text:
+                    continue
                 if text in ("help", "?"):
                     say(HUMAN_HELP, markup=False, highlight=False)
+                elif text == "fen":
+                    say(dfen, markup=False, highlight=False)
                 elif command == "explain":
                     say(explain_in_turn(dfen, arg.strip(), node, tree.most, played, ruleset)
                         if arg.strip() else "explain which micro-move? e.g. 'explain e2e4'",
@@ -277,6 +303,8 @@ def play_game(seed: int | None = None, white: str = "greedy", black: str = "rand
                     played.append(text)
                     node = node[text][1]
                     say(f"{color} plays {text}")
+                    if node:        # the turn goes on: the board as it stands now
+                        say(render_board(DiceGame(dfen, ruleset), tuple(played), flip, plain))
         else:
             bot = white if color == "white" else black
             path = choose_turn(dfen, bot, rng, tree, ruleset)
@@ -289,7 +317,7 @@ def play_game(seed: int | None = None, white: str = "greedy", black: str = "rand
         if game.winner():
             rec.winner = game.winner()
             rec.final = dfen
-            say(render_board(game, tuple(played)))
+            say(render_board(game, tuple(played), flip, plain))
             why = game.outcome().reason
             if why == KING_CAPTURED:
                 royal = " or ".join(game.ruleset.royal_types.get(opposite(rec.winner), ())) \
@@ -300,6 +328,8 @@ def play_game(seed: int | None = None, white: str = "greedy", black: str = "rand
             return rec
         dfen = end_turn(dfen, ruleset)
     rec.final = dfen
+    if rec.turns:           # the board the last turn left
+        say(render_board(DiceGame(dfen, ruleset), tuple(rec.turns[-1][2]), flip, plain))
     say(f"turn cap ({max_turns}) reached: no result")
     return rec
 

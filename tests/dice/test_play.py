@@ -226,3 +226,54 @@ def test_a_start_whose_game_is_over_plays_no_turn():
             assert rec.turns == [] and rec.winner == "white" and rec.final == start, text
             assert "rolls" not in text and "captures the king" not in text
             assert "the game is already over: white captured the king" in text
+
+
+def _dice_session(answers, **kw):
+    import io
+    it = iter(answers)
+    console = Console(record=True, width=200, file=io.StringIO())
+    rec = play_game(seed=1, console=console, inputs=lambda prompt: next(it), **kw)
+    return rec, console.export_text()
+
+
+def test_an_empty_line_at_the_prompt_is_not_a_micro_move():
+    # Enter alone asks again; it used to be refused as ": illegal - not a UCI move"
+    rec, text = _dice_session(["", "   ", "quit"], human="white")
+    assert "illegal" not in text
+    assert text.count("micro-moves: ") == 3 and rec.turns == []    # asked three times
+
+
+def test_the_board_after_each_micro_move_and_the_dice_no_turn_can_spend():
+    # king, rook and pawn dice with no pawn: the pawn die is shown as not playable;
+    # after a1b1 the turn goes on (the king die), and the board shows it, the
+    # squares of the turn so far in brackets (the plain board of a non-terminal)
+    start = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 KRP"
+    rec, text = _dice_session(["fen", "a1b1", "quit"], human="white", start=start)
+    assert "playable dice: \u2683 rook  \u2685 king   (not playable: \u2680 pawn)" in text
+    assert "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 KRP" in text.splitlines()    # 'fen'
+    after = text.split("white plays a1b1")[1].splitlines()
+    assert after[1] == "8  r  :  .  :  k  :  .  r "
+    assert after[8] == "1 [:][R] :  .  K  .  :  R "
+    assert after[10] == "playable dice: \u2685 king   (not playable: \u2680 pawn)"
+    assert rec.turns == []
+
+
+def test_castling_spends_two_dice_and_ends_the_turn():
+    start = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 KRP"
+    rec, text = _dice_session(["e1g1", "quit"], human="white", start=start, max_turns=1)
+    assert rec.turns == [("white", [1, 4, 6], ["e1g1"])]
+    after = text.split("white plays e1g1")[1].splitlines()   # the board the turn left
+    assert after[8] == "1  R  .  :  . [:] R [K] . "          # e1 and g1 marked
+    assert after[-1] == "turn cap (1) reached: no result"
+
+
+def test_a_person_playing_black_sees_the_board_from_blacks_side():
+    from dice.play import _plain, render_board
+    rec, text = _dice_session(["quit"], human="black")
+    lines = text.splitlines()
+    assert lines[0] == "1  R  N  B  K  Q  B  N  R " and lines[8] == "   h  g  f  e  d  c  b  a"
+    # colour shown: the squares are shaded, not drawn; NO_COLOR draws them
+    assert _plain(Console(no_color=True, force_terminal=True))
+    assert not _plain(Console(force_terminal=True, color_system="standard"))
+    board = render_board(DiceGame("4k3/8/8/8/8/8/8/4K3 w - - 0 1 -"))
+    assert board.plain.splitlines()[7] == "1 " + "   " * 4 + " K " + "   " * 3
