@@ -10,7 +10,8 @@ from .base import (ConflictingPresetsError, IncompatiblePresetsError, MissingReq
                    RequirementCycleError, ScopeConfig, UnknownPresetError)
 from .layouts import LAYOUTS, Layout, UnknownLayoutError, get_layout
 from .registry import (PRESET_MODULES, all_presets, check_composition, get, incompatibilities,
-                       load, preset_table, requirement_graph, validate_config)
+                       load, preset_table, requirement_graph, validate_config,
+                       with_requirements)
 
 __all__ = [
     "ConflictingPresetsError", "IncompatiblePresetsError", "LAYOUTS", "Layout",
@@ -18,5 +19,5 @@ __all__ = [
     "PresetMeta", "PresetModeError", "PresetRules", "RequirementCycleError", "ScopeConfig",
     "UnknownLayoutError", "UnknownPresetError", "all_presets", "check_composition", "get",
     "get_layout", "incompatibilities", "load", "preset_table", "requirement_graph",
-    "validate_config",
+    "validate_config", "with_requirements",
 ]

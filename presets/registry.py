@@ -114,6 +114,31 @@ def requirement_graph(metas: Iterable[PresetMeta] | None = None) -> nx.DiGraph:
     return g
 
 
+def with_requirements(ids: Iterable[str]) -> list[str]:
+    """``ids`` and every preset they require, each requirement before the presets
+    that need it: a list :func:`load` takes (it refuses a preset whose
+    requirement is missing). Unknown ids raise :class:`UnknownPresetError`.
+
+    >>> with_requirements(["king-heals", "wrap-board"])
+    ['piece-hp', 'king-heals', 'wrap-board']
+    """
+    ids = list(ids)
+    unknown = [i for i in ids if i not in _modules()]
+    if unknown:
+        raise UnknownPresetError(_unknown_message(unknown))
+    metas = {m.id: m for m in all_presets()}
+    out: list[str] = []
+
+    def add(i):
+        for r in metas[i].requires:
+            add(r)
+        if i not in out:
+            out.append(i)
+    for i in ids:
+        add(i)
+    return out
+
+
 def _unknown_message(ids) -> str:
     known = list(_modules())
     parts = []

@@ -33,7 +33,7 @@ from presets.base import (ConflictingPresetsError, IncompatiblePresetsError,
                           MissingRequirementError, PresetConfigError, PresetError, PresetMeta,
                           RequirementCycleError, UnknownPresetError)
 from presets.layouts import get_layout
-from presets.registry import all_presets, check_composition, load
+from presets.registry import all_presets, check_composition, load, with_requirements
 
 METAS = {m.id: m for m in all_presets()}
 V1 = ["pawns-move-backward", "double-pawn-sprint", "pawn-diagonal-no-capture",
@@ -276,19 +276,6 @@ def test_scenario_runner_reports_refusals_by_class_name():
 # ---------------------------------------------------------------- pairs
 
 
-def with_requirements(ids) -> list[str]:
-    out: list[str] = []
-
-    def add(i):
-        for r in METAS[i].requires:
-            add(r)
-        if i not in out:
-            out.append(i)
-    for i in ids:
-        add(i)
-    return out
-
-
 def compatible_pairs(pool):
     out = []
     for a, b in itertools.combinations(sorted(pool), 2):
@@ -422,3 +409,14 @@ def test_a_board_geometry_over_a_base_that_rewrote_its_movers_is_refused():
         load("wrap-board", base=load("berolina-pawns"))
     assert load("berolina-pawns", base=load("wrap-board")).presets == \
         load("berolina-pawns", "wrap-board").presets == ["wrap-board", "berolina-pawns"]
+
+
+def test_with_requirements_puts_each_requirement_before_its_preset():
+    for m in all_presets():
+        ids = with_requirements([m.id])
+        assert ids[-1] == m.id and set(m.requires) <= set(ids[:-1])
+        load(*ids)                    # what load takes
+    assert with_requirements(["poisoned-squares", "king-heals"]) == \
+        ["piece-hp", "poisoned-squares", "king-heals"]
+    with pytest.raises(registry.UnknownPresetError, match="did you mean 'king-heals'"):
+        with_requirements(["king-heal"])

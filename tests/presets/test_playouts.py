@@ -29,24 +29,11 @@ from chess_rules.game import Game
 from chess_rules.squares import opposite
 from presets.base import ConflictingPresetsError, PresetError
 from presets.layouts import get_layout
-from presets.registry import all_presets, check_composition, load
+from presets.registry import all_presets, check_composition, load, with_requirements
 
 METAS = {m.id: m for m in all_presets()}
 MINE = {"double-move", "monster-rules", "berolina-pawns", "berolina-pawns-2",
         "bouncing-pieces", "bouncing-pieces-2"}
-
-
-def with_requirements(ids) -> list[str]:
-    out: list[str] = []
-
-    def add(i):
-        for r in METAS[i].requires:
-            add(r)
-        if i not in out:
-            out.append(i)
-    for i in ids:
-        add(i)
-    return out
 
 
 def start_fen(ids) -> str:

@@ -39,22 +39,9 @@ from chess_rules.squares import SQUARE_NAMES
 from presets import all_presets, load
 from presets.base import PresetError
 from presets.layouts import get_layout
-from presets.registry import check_composition
+from presets.registry import check_composition, with_requirements
 
 METAS = {m.id: m for m in all_presets()}
-
-
-def with_requirements(ids) -> list[str]:
-    out: list[str] = []
-
-    def add(i):
-        for r in METAS[i].requires:
-            add(r)
-        if i not in out:
-            out.append(i)
-    for i in ids:
-        add(i)
-    return out
 
 
 def combinations(n: int, seed: int) -> list[list[str]]:
