@@ -3,15 +3,20 @@ move and why (``Game.explain``; Dice Chess adds its own reasons on top).
 
 A generate-stage production that sees a move it will not make records a
 refusal (``ChessState.refuse``); a filter that drops a candidate records why
-(``ChessState.drop``). A move no production mentions gets the board's own
-word: no piece there, the other side's piece, an own piece on the target, a
-piece in the way, or no rule that moves that piece there.
+(``ChessState.drop``). A candidate a production takes away otherwise (``del
+st.candidates[u]``, a new ``st.candidates``), or dropped or refused with an
+empty reason, is refused by that production all the same, with no reason of
+its own: the production's doc stands in for one. A move no production mentions
+gets the board's own word: no piece there, the other side's piece, an own
+piece on the target, a piece in the way, or no rule that moves that piece there.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .errors import MoveParseError
+from rete.errors import RunawayError
+
+from .errors import MoveParseError, ReentrantCallError
 from .moves import Move
 from .notation import parse_uci
 from .squares import SQUARE_NAMES
@@ -59,11 +64,14 @@ def explain_move(game, move) -> Explanation:
     st.generated_by = {}
     st.settled_from = {}
     try:
-        legal = game._generate()
+        legal = _generate_watched(game)
         refusals, generated, settled_from = st.refusals, st.generated_by, st.settled_from
     finally:
         st.refusals = None
         st.generated_by = None
+    for k, (rule, why) in list(refusals.items()):
+        if not str(why).strip():
+            refusals[k] = (rule, no_reason_given(game, rule))
     if u in legal:
         key = settled_from.get(u, u)
         reason = ""
@@ -87,6 +95,59 @@ def explain_move(game, move) -> Explanation:
         # (a pinned pawn, a king in check): that refusal is the reason, not the piece
         return refused_promotions(u, promo, refused, refusals, generated)
     return Explanation(u, False, None, no_rule_reason(game, frm, to, promo))
+
+
+def _generate_watched(game) -> dict:
+    """The legal moves, as ``Game._generate`` finds them, fired one production at
+    a time: a candidate that a firing takes away without ``ChessState.drop`` (a
+    rule set's own filter that deletes it, or sets ``st.candidates`` anew) is
+    recorded as refused by that production, with no reason (filled in from its
+    doc by the caller). The run is all or nothing, as one run is."""
+    s = game.session
+    if s._firing is not None:
+        raise ReentrantCallError("legal_moves")
+    st = game.state
+    stages = game._gen_stages
+    cap = game.max_firings
+    refusals = st.refusals
+    st.candidates = {}
+    st.alternates = False
+    traced, mark = s.trace_enabled, len(s.trace)
+    s.trace_enabled = True          # (the trace names the production each step fired)
+    try:
+        with game._request("movegen", color=game.turn), s.transaction():
+            fired = 0
+            while True:
+                before = st.candidates
+                keys = list(before)
+                was = {k: refusals.get(k) for k in keys}
+                if cap is not None and fired >= cap:
+                    pending = [a for a in s.activations() if a.pnode.production.stage in stages]
+                    if pending:
+                        raise RunawayError(pending[0].pnode.production.name, fired)
+                if not s.run(limit=1, stages=stages):
+                    break
+                fired += 1
+                rule = s.trace[-1].rule
+                after = st.candidates
+                for k in keys:
+                    if k not in after and refusals.get(k) is was[k]:
+                        refusals[k] = (rule, "")        # taken away with no word
+                if s._halted:
+                    break
+    finally:
+        s.trace_enabled = traced
+        del s.trace[mark:]
+    cands = st.settle()
+    st.candidates = {}
+    return cands
+
+
+def no_reason_given(game, rule: str) -> str:
+    """The reason for a refusal a production made without one: its doc, if it has one."""
+    prod = game.ruleset.productions.get(rule)
+    doc = " ".join((getattr(prod, "doc", None) or "").split())
+    return "it gives no reason" + (f" (the rule: {doc})" if doc else "")
 
 
 def promotion_reason(promo: str | None, choices) -> str:
