@@ -145,9 +145,14 @@ def _generate_watched(game) -> dict:
 
 def no_reason_given(game, rule: str) -> str:
     """The reason for a refusal a production made without one: its doc, if it has one."""
-    prod = game.ruleset.productions.get(rule)
-    doc = " ".join((getattr(prod, "doc", None) or "").split())
+    doc = _doc(game, rule)
     return "it gives no reason" + (f" (the rule: {doc})" if doc else "")
+
+
+def _doc(game, rule: str) -> str:
+    """A production's doc on one line ("" for none, or a name that is no production)."""
+    prod = game.ruleset.productions.get(rule)
+    return " ".join((getattr(prod, "doc", None) or "").split())
 
 
 def promotion_reason(promo: str | None, choices) -> str:
@@ -243,12 +248,22 @@ def _castling_reason(game, turn: str, frm: int, to: int, movers) -> str | None:
     if not rights:
         return (f"no castling move for {turn.capitalize()} from {SQUARE_NAMES[frm]} to "
                 f"{SQUARE_NAMES[to]}: there is no castling right for that side")
-    if not any(p.stage == "generate" and _reads(p, "castling")
-               for p in game.session.list_productions()):
+    castlers = sorted(p.name for p in game.session.list_productions()
+                      if p.stage == "generate" and _reads(p, "castling"))
+    if not castlers:
         return ("no rule castles: the castling right stands, but no production of this "
                 "rule set generates castling"
                 + (f" (rules for the king: {', '.join(movers)})" if movers else ""))
-    return None
+    # a castling rule of the rule set's own that neither castled nor said why (its
+    # conditions did not hold, or its function returned): FIDE's reasons (an
+    # attacked square, a square not empty) need not be its conditions
+    doc = _doc(game, castlers[0]) if len(castlers) == 1 else ""
+    return (f"no castling move for {turn.capitalize()} from {SQUARE_NAMES[frm]} to "
+            f"{SQUARE_NAMES[to]}: the castling right stands, but {', '.join(castlers)}, "
+            + ("which castles, did not castle here and gives no reason"
+               if len(castlers) == 1 else
+               "which castle, did not castle here and give no reason")
+            + (f" (the rule: {doc})" if doc else ""))
 
 
 def _reads(prod, template: str) -> bool:

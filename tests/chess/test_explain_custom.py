@@ -151,3 +151,46 @@ end
         with pytest.raises(RunawayError, match="after 300 firings with rule 'house.tick'"):
             call()
     assert g.fen() == START and len(g.session.facts) == facts
+
+
+CASTLE_WITH_QUEEN = '''
+rule fide.castling replaces stage generate
+  "Castling, while the side still has its queen."
+when
+  movegen(color: ?c)
+  ?r <- castling(color: ?c)
+  exists piece(type: queen, color: ?c)
+then
+  call castle(?r, ?c)
+end
+'''
+
+
+def test_a_replaced_castling_that_does_not_castle_is_named_not_fides_reasons():
+    from chess_rules.custom import load_rule_text
+    rs = load_rule_text(fide_rules(), CASTLE_WITH_QUEEN, "castle.hr")
+    ex = Game("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", ruleset=rs).explain("e1g1")
+    assert not ex.legal and ex.rule is None
+    assert ex.reason == ("no castling move for White from e1 to g1: the castling right stands, "
+                         "but fide.castling, which castles, did not castle here and gives no "
+                         "reason (the rule: Castling, while the side still has its queen.)")
+    # with its queen the rule castles, and refuses with FIDE's reasons (its function is FIDE's)
+    g = Game("r3k2r/8/8/8/8/5r2/1Q6/R3K2R w KQkq - 0 1", ruleset=rs)
+    assert g.explain("e1c1").legal
+    assert g.explain("e1g1").text == "e1g1: refused by fide.castling - f1 is attacked"
+
+
+def test_atomic_castling_blocked_is_its_own_rule_not_a_missing_king_move():
+    from chess_rules.pyrules import load_ruleset_spec
+    from pathlib import Path
+    atomic = load_ruleset_spec(str(Path(__file__).resolve().parents[2] / "examples" /
+                                   "rulesets" / "atomic.py") + ":build")
+    g = Game("r3k2r/8/8/8/8/8/8/R3KB1R w KQkq - 0 1", ruleset=atomic)
+    ex = g.explain("e1g1")
+    assert not ex.legal
+    assert "no rule moves the king" not in ex.reason and "fide.castling" in ex.reason
+    assert "f1" not in ex.reason        # atomic's castling never says why: FIDE's words stay out
+    # its own refusal is its own reason
+    g = Game("r3k2r/8/8/8/8/5r2/8/R3K2R w KQkq - 0 1", ruleset=atomic)
+    assert g.explain("e1g1").text == ("e1g1: refused by fide.castling - the king would castle "
+                                      "out of, through or into check")
