@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rete.errors import RunawayError
+from rete.model import Pattern
 
 from .errors import MoveParseError, ReentrantCallError
 from .moves import Move
@@ -204,7 +205,7 @@ def no_rule_reason(game, frm: int, to: int, promo) -> str:
         return f"the {st.types[frm]} on {SQUARE_NAMES[frm]} is {st.colors[frm]}'s, and it is {turn} to move"
     ptype = st.types[frm]
     movers = sorted(p.name for p in game.session.list_productions()
-                    if p.stage == "generate" and _moves_type(p, ptype))
+                    if p.stage == "generate" and _moves_type(p, ptype, turn))
     if ptype == "king" and castling_squares(game, turn, frm, to):
         why = _castling_reason(game, turn, frm, to, movers)
         if why is not None:
@@ -218,6 +219,11 @@ def no_rule_reason(game, frm: int, to: int, promo) -> str:
     blocker = _first_blocker(st, ptype, frm, to) \
         if slider is not None and slider.name in movers and slider.meta.get("slides") \
         else None
+    if blocker is None:
+        # a rule of the rule set's own that slides the piece with gen-slide, along
+        # a ray of the board's topology that reaches the target
+        dirs = _helper_slides(game, movers)
+        blocker = _slide_blocker(st, frm, to, dirs) if dirs else None
     if blocker is not None:
         return (f"the {ptype} on {SQUARE_NAMES[frm]} cannot pass the {st.types[blocker]} "
                 f"on {SQUARE_NAMES[blocker]} on its way to {SQUARE_NAMES[to]}"
@@ -267,15 +273,61 @@ def _castling_reason(game, turn: str, frm: int, to: int, movers) -> str | None:
 
 
 def _reads(prod, template: str) -> bool:
-    from rete.model import Pattern
     return any(isinstance(c, Pattern) and c.template == template for c in prod.conditions)
 
 
-def _moves_type(prod, ptype) -> bool:
+def _moves_type(prod, ptype, color=None) -> bool:
+    """Whether ``prod`` moves pieces of type ``ptype`` (of ``color``, when given:
+    a rule whose piece or ``movegen`` names the other colour moves none)."""
     from .helpers import piece_patterns
     for c in piece_patterns(prod):
-        return dict(c.slots).get("type") == ptype
+        slots = dict(c.slots)
+        if color is not None and _other_colour(slots.get("color"), color):
+            return False
+        if color is not None and any(
+                isinstance(m, Pattern) and m.template == "movegen"
+                and _other_colour(dict(m.slots).get("color"), color) for m in prod.conditions):
+            return False
+        return slots.get("type") == ptype
     return False
+
+
+def _other_colour(value, color: str) -> bool:
+    return isinstance(value, str) and value in ("white", "black") and value != color
+
+
+def _helper_slides(game, movers) -> set[str]:
+    """The compass directions the move helpers ``gen-slide``/``gen-slide-quiet``
+    slide along in the productions ``movers`` (those given as constant text)."""
+    from rete.model import Call
+
+    from .helpers import MOVE_HELPERS, _directions
+    fns = game.ruleset.functions
+    out: set[str] = set()
+    for name in movers:
+        prod = game.ruleset.productions.get(name)
+        for a in getattr(prod, "actions", ()):
+            if isinstance(a, Call) and a.fn in ("gen-slide", "gen-slide-quiet") \
+                    and fns.get(a.fn) is MOVE_HELPERS[a.fn] and len(a.args) == 2 \
+                    and isinstance(a.args[1], str):
+                try:
+                    out.update(_directions(a.args[1]))
+                except ValueError:
+                    pass
+    return out
+
+
+def _slide_blocker(st, frm: int, to: int, dirs) -> int | None:
+    """The first occupied square before ``to`` on a ray from ``frm`` (of the
+    board's topology) along one of ``dirs`` that reaches ``to``, or None."""
+    rays = st.topology.rays
+    for d in sorted(dirs):
+        ray = rays[d][frm]
+        if to in ray:
+            for s in ray[:ray.index(to)]:
+                if st.colors[s] is not None:
+                    return s
+    return None
 
 
 #: the FIDE production that slides each piece type (not the pawn: its double step

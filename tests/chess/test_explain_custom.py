@@ -194,3 +194,31 @@ def test_atomic_castling_blocked_is_its_own_rule_not_a_missing_king_move():
     g = Game("r3k2r/8/8/8/8/5r2/8/R3K2R w KQkq - 0 1", ruleset=atomic)
     assert g.explain("e1g1").text == ("e1g1: refused by fide.castling - the king would castle "
                                       "out of, through or into check")
+
+
+def test_a_piece_the_designers_gen_slide_moves_is_blocked_by_the_piece_in_its_way():
+    rs = fide_rules()
+    rs.replace(Rule("fide.rook-move", stage="generate", doc="A rook slides, by the helper.")
+               .when(P("movegen", color=V.c), P("piece", type="rook", color=V.c).as_("p"))
+               .then(Call("gen-slide", V.p, "N E S W")))
+    rs.add(Rule("house.knight-slides-north-east", stage="generate")
+           .when(P("movegen", color=V.c), P("piece", type="knight", color=V.c).as_("p"))
+           .then(Call("gen-slide-quiet", V.p, "NE")))
+    g = Game("4k3/8/8/8/8/3p4/P7/RN2K3 w - - 0 1", ruleset=rs)
+    assert g.explain("a1a4").text == ("a1a4: illegal - the rook on a1 cannot pass the pawn on a2 "
+                                      "on its way to a4 (rules for the rook: fide.rook-move)")
+    assert g.explain("b1e4").reason.startswith("the knight on b1 cannot pass the pawn on d3")
+    # off its directions, no blocker is the reason
+    assert g.explain("a1c3").reason.startswith("no rule moves the rook on a1 to c3")
+    assert g.explain("b1a2").reason == "a2 holds white's own pawn"
+
+
+def test_a_rule_that_moves_only_the_other_sides_piece_is_not_listed_for_this_side():
+    from chess_rules.custom import load_rule_file
+    from pathlib import Path
+    rs = load_rule_file(fide_rules(), Path(__file__).resolve().parents[2] / "examples" / "rules"
+                        / "kings_step_only.hr")
+    assert Game("4k3/8/8/8/8/8/8/4K3 w - - 0 1", ruleset=rs).explain("e1e3").reason == \
+        "no rule moves the king on e1 to e3 (rules for the king: fide.king-move)"
+    assert Game("4k3/8/8/8/8/8/8/4K3 b - - 0 1", ruleset=rs).explain("e8e6").reason == \
+        "no rule moves the king on e8 to e6 (rules for the king: custom.black-king-move)"
