@@ -165,6 +165,12 @@ KINDS = [
      "fen 4kr2/8/8/8/8/8/8/R3K2R w KQ - 0 1\nexpect illegal e1g1 by fide.check-resolution",
      ["expected: e1g1 refused by fide.check-resolution", "actual:   e1g1 refused by fide.castling",
       "explanation: e1g1: refused by fide.castling - f1 is attacked"]),
+    ("illegal-because", "fen 4kr2/8/8/8/8/8/8/R3K2R w KQ - 0 1\n"
+     'expect illegal e1g1 by fide.castling "f1 is attacked"',
+     "fen 4kr2/8/8/8/8/8/8/R3K2R w KQ - 0 1\n"
+     'expect illegal e1g1 "f1 is not empty"',
+     ['expect illegal e1g1 "f1 is not empty"', 'expected: e1g1 refused with "f1 is not empty"',
+      "actual:   e1g1: refused by fide.castling - f1 is attacked"]),
     ("moves", f"{CORNER}\nexpect moves a1a2 a1b1 a1b2 h1h2 h1h3 h1h4 h1h5 h1h6 h1h7 h1h8 "
               "h1g1 h1f1 h1e1 h1d1 h1c1 h1b1",
      f"{CORNER}\nexpect moves a1a2 a1b1 a1b2 a1a3",
@@ -243,7 +249,7 @@ def test_every_expectation_kind_is_covered():
     grammar = Path("chess_rules/scenarios/scenario.lark")
     kinds = {ln.split(":")[0][4:].replace("_", "-")
              for ln in grammar.read_text().splitlines() if ln.startswith("exp_")}
-    covered = {k[0].split("-by")[0].replace("-none", "").replace("-without-preset", "")
+    covered = {k[0].split("-by")[0].split("-because")[0].replace("-none", "").replace("-without-preset", "")
                .replace("-kind", "") for k in KINDS} | {"dice", "tree", "playable"}
     assert kinds <= covered, kinds - covered
 
@@ -881,3 +887,15 @@ def test_no_scenario_found_is_reported_and_not_a_success(tmp_path, capsys):
     assert "no scenario found in" in capsys.readouterr().out
     # a file that cannot be read is a failure, not "nothing found"
     assert main([tmp_path / "missing.hrt"]) == 1
+
+
+def test_a_refusals_reason_in_dice_and_its_escapes():
+    run(scen('dfen 8/8/8/2k5/8/1N6/2P5/K7 w - - 0 1 NPP\n'
+             'expect illegal a1b1 by dice.die-filter "no king die"'))
+    f = fails(scen('dfen 8/8/8/2k5/8/1N6/2P5/K7 w - - 0 1 NPP\n'
+                   'expect illegal a1b1 "no rook die"'))
+    assert "no king die for the king on a1" in f.actual
+    # JSON escapes, as in a scenario's name
+    run(scen('fen 4kr2/8/8/8/8/8/8/R3K2R w KQ - 0 1\nexpect illegal e1g1 "f1 is \\u0061ttacked"'))
+    e = error(scen('expect illegal e2e5 "bad \\q escape"'))
+    assert "bad escape in the reason" in str(e)

@@ -3,6 +3,7 @@ scenario's steps and expectations, and checks the expectations that read only
 the legal moves and the board (a chess and a dice scenario alike)."""
 from __future__ import annotations
 
+import json
 import re
 
 from chess_rules.errors import ChessError
@@ -94,6 +95,12 @@ class ScenarioRunner:
             if a.text in legal:
                 self.fail(e, f"{a.text} is illegal" + (f" (refused by {e.by})" if e.by else ""),
                           f"{a.text} is legal", self.explain(a.text), a)
+            if e.text is not None:
+                # the refusal's own words: the quoted text is part of the explanation
+                _, said = self.refusing_rule(a.text)
+                if e.text not in (said or ""):
+                    self.fail(e, f"{a.text} refused with {json.dumps(e.text, ensure_ascii=False)}",
+                              said or f"{a.text} is illegal, with no explanation", None, a)
             if e.by is not None:
                 rule, text = self.refusing_rule(a.text)
                 # the refusing rule, or, when no rule refused it by name, a rule the

@@ -8,6 +8,8 @@ The runner is in parts: ``setup.py`` (rule set and start position),
 """
 from __future__ import annotations
 
+import json
+
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -132,11 +134,13 @@ class Expectation:
             words = ["expect", "moves", "from", f"{self.square}:"]
         elif self.square is not None:
             words.append(str(self.square))
-        if self.text is not None:
+        if self.text is not None and self.kind != "illegal":
             words.append(self.text)
         words += [a.text for a in self.args]
         if self.by is not None:
             words += ["by", self.by.text]
+        if self.text is not None and self.kind == "illegal":
+            words.append(json.dumps(self.text, ensure_ascii=False))    # the reason, quoted
         return " ".join(words)
 
 

@@ -302,15 +302,9 @@ class _Build(Transformer):
     @v_args(meta=True)
     def scenario(self, meta, items):
         name_tok, stmts = items[0], items[1:]
-        try:
-            name = json.loads(str(name_tok)) if "\\" in str(name_tok) else str(name_tok)[1:-1]
-        except ValueError:
-            raise self._err(f"bad escape in the scenario name {str(name_tok)}", name_tok) from None
+        name = self._string(name_tok, "scenario name")
         if not name.strip():
             raise self._err("a scenario needs a non-empty name", name_tok)
-        if any("\ud800" <= ch <= "\udfff" for ch in name):
-            raise self._err(f"the scenario name {str(name_tok)} holds a lone surrogate "
-                            "(an escape no text can print)", name_tok)
         setup = Setup()
         body: list = []
         for kind, loc, payload in stmts:
@@ -461,6 +455,17 @@ class _Build(Transformer):
         exp.loc = self._loc(meta)           # the statement starts at 'expect'
         return items[0]
 
+    def _string(self, tok, what: str) -> str:
+        """A quoted text's contents (JSON escapes)."""
+        try:
+            text = json.loads(str(tok)) if "\\" in str(tok) else str(tok)[1:-1]
+        except ValueError:
+            raise self._err(f"bad escape in the {what} {str(tok)}", tok) from None
+        if any("\ud800" <= ch <= "\udfff" for ch in text):
+            raise self._err(f"the {what} {str(tok)} holds a lone surrogate "
+                            "(an escape no text can print)", tok)
+        return text
+
     def _e(self, kind, meta, args=(), **kw):
         return ("expect", None, self._expect(kind, meta, args, **kw))
 
@@ -470,8 +475,12 @@ class _Build(Transformer):
 
     @v_args(meta=True)
     def exp_illegal(self, meta, toks):
+        toks = list(toks)
+        because = None
+        if toks and isinstance(toks[-1], Token) and toks[-1].type == "STRING":
+            because = self._string(toks.pop(), "reason")
         by, moves = _split_by(toks)
-        return self._e("illegal", meta, [self._uci(t) for t in moves], by=by)
+        return self._e("illegal", meta, [self._uci(t) for t in moves], by=by, text=because)
 
     def _move_list(self, toks):
         if len(toks) == 1 and str(toks[0]) == "none":
