@@ -307,10 +307,15 @@ def cmd_test(args) -> int:
 def cmd_play(args) -> int:
     from chess_rules.play import play
     fen = _fen(args) if (args.fen or args.layout) else None
+    rs = _ruleset(args)
+    if fen is None:
+        # a rule set's own start (--ruleset horde.py:build), else the presets'
+        # preferred layout, else the standard position
+        fen = rs.config.get("start-fen")
     if fen is None:
         from presets.layouts import preferred_layout
         fen = preferred_layout(args.preset or []).fen
-    return play(fen, _ruleset(args), human=args.human, seed=args.seed, max_moves=args.max_moves)
+    return play(fen, rs, human=args.human, seed=args.seed, max_moves=args.max_moves)
 
 
 def _version() -> str:

@@ -141,7 +141,7 @@ class Game:
         known = {t.name for t in TEMPLATES} | set(ruleset.config.get("keyed-templates", ()))
         self._own_templates = tuple(sorted(t for t in ruleset.templates if t not in known))
         if position is None:
-            position = self.parse_position(STARTING_FEN if fen is None else fen)
+            position = self.parse_position(start_fen(ruleset) if fen is None else fen)
         self._load(position)
 
     # ------------------------------------------------------------ construction
@@ -750,6 +750,14 @@ def _unjournaled(session):
         yield
     finally:
         session._journal = j
+
+
+def start_fen(ruleset) -> str:
+    """Where a game under ``ruleset`` starts when no position is given: the rule
+    set's own ``config['start-fen']`` (a variant with a layout of its own:
+    Horde, Racing Kings), else the standard position."""
+    fen = ruleset.config.get("start-fen") if ruleset is not None else None
+    return fen or STARTING_FEN
 
 
 def _outcome(fact) -> Outcome:

@@ -16,7 +16,7 @@ class GameRunner(ScenarioRunner):
         from chess_rules.game import Game
         ruleset = build_ruleset(sc, base)
         try:
-            self.game = Game(start_text(sc), ruleset=ruleset)
+            self.game = Game(start_text(sc, ruleset=ruleset), ruleset=ruleset)
         except FenError as ex:
             blame_edits(sc, ex, ruleset)
             raise

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from chess_rules.errors import ChessError
-from chess_rules.fen import STARTING_FEN
 from chess_rules.squares import parse_square
 
 from rete.errors import ReteError
@@ -62,9 +61,10 @@ def build_ruleset(sc: Scenario, base=None):
     return rs
 
 
-def start_text(sc: Scenario, edits: bool = True) -> str:
+def start_text(sc: Scenario, edits: bool = True, ruleset=None) -> str:
     """The starting FEN (or extended position) after fen/layout, place and remove
-    (without ``edits``: before place and remove)."""
+    (without ``edits``: before place and remove); with neither fen nor layout,
+    where ``ruleset`` starts (its ``start-fen``, else the standard position)."""
     s = sc.setup
     if s.fen is not None:
         text = s.fen.text
@@ -72,7 +72,8 @@ def start_text(sc: Scenario, edits: bool = True) -> str:
         from presets.layouts import get_layout
         text = get_layout(s.layout.text).fen
     else:
-        text = STARTING_FEN
+        from chess_rules.game import start_fen
+        text = start_fen(ruleset)
     if edits and (s.place or s.remove):
         text = _edit_board(text, s.place, s.remove)
     return text
@@ -88,7 +89,7 @@ def blame_edits(sc: Scenario, e: Exception, ruleset) -> None:
     try:
         # the whole set-up, the rule set's setup hooks included (a preset's
         # token such as hp:e1=0 is refused there, not by the reader)
-        Game(start_text(sc, edits=False), ruleset=ruleset)
+        Game(start_text(sc, edits=False, ruleset=ruleset), ruleset=ruleset)
     except Exception:
         return                              # the fen's (or layout's) own error
     e.scenario_at = sc.setup.edits[-1]      # several edits may contribute: the last

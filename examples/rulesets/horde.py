@@ -68,4 +68,7 @@ def build():
                 doc="White, with no piece left, has lost.")
            .when(P("game").as_("g"), Not(P("result")))
            .then(Call("horde.horde-destroyed", V.g)))
+    # where a game starts when no position is given (Game(ruleset=rs),
+    # houserules play --ruleset, a scenario with no fen)
+    rs.config["start-fen"] = START
     return rs

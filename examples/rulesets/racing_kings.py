@@ -101,4 +101,7 @@ def build():
            .when(P("status", color="black", moves=0),
                  P("piece", type="king", color="white", square=V.s), Test("ge", V.s, 56))
            .then(AssertLogical("result", winner="white", reason="king reached the eighth rank")))
+    # where a game starts when no position is given (Game(ruleset=rs),
+    # houserules play --ruleset, a scenario with no fen)
+    rs.config["start-fen"] = START
     return rs

@@ -297,3 +297,34 @@ def test_atomic_blasts_and_the_touching_kings():
     # castling through a square attacked but beside the enemy king
     fen = "5r2/8/8/8/8/8/6k1/4K2R w K - 0 1"
     assert Game(fen, ruleset=rs).is_legal("e1g1") and "e1g1" in sf.legal_moves("atomic", fen, [])
+
+
+# ---------------------------------------------------------------- a variant's own start
+
+
+@pytest.mark.parametrize("name,start", [("horde", HORDE), ("racing-kings", RACING)])
+def test_a_rule_sets_own_start_is_where_its_games_begin(name, start, tmp_path, capsys):
+    from chess_rules.cli import main
+    from chess_rules.scenarios import parse_text, run_scenario
+    rs = ruleset(name)
+    assert rs.config["start-fen"] == start
+    g = Game(ruleset=rs)                      # no position given: the variant's own
+    assert g.fen() == start
+    assert g.perft(1) == fsf_perft(VARIANTS[name][1], fsf_fen(name, start), [], 1)
+    g.push(g.legal_uci()[0])
+    assert f'[FEN "{start}"]' in g.pgn()      # a start that is not the standard one
+    # a scenario with no fen starts there too
+    module = "horde" if name == "horde" else "racing_kings"
+    text = (f'scenario "start"\n  ruleset {ROOT}/examples/rulesets/{module}.py:build\n'
+            f'  expect fen {start}\n')
+    for sc in parse_text(text, str(tmp_path / "t.hrt")):
+        run_scenario(sc)
+    # and so does the terminal game (bot against bot)
+    assert main(["play", "--ruleset", f"{ROOT}/examples/rulesets/{module}.py:build",
+                 "--human", "none", "--max-moves", "0"]) == 0
+    first_rank = start.split()[0].split("/")[-1]          # (no empty square on it)
+    assert "1  " + " ".join(first_rank) in capsys.readouterr().out
+
+
+def test_without_a_start_of_its_own_a_game_begins_at_the_standard_position():
+    assert Game(ruleset=ruleset("atomic")).fen() == START
