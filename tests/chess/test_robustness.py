@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 import random
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +15,9 @@ from chess_rules.game import Game
 from rete import Call, P, Rule, V
 from chess_rules.errors import ReentrantCallError
 from rete.errors import ActionError
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from _interrupts import run_interrupted  # noqa: E402  (tests/_interrupts.py)
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
@@ -160,34 +164,6 @@ def test_an_action_may_read_its_game_and_use_another():
 
 
 # ---------------------------------------------------------------- Ctrl-C
-
-class Interrupt:
-    """Ctrl-C where CPython delivers it: as a Python function is entered or a C
-    call returns (a profile hook raising KeyboardInterrupt at its k-th event)."""
-
-    def __init__(self, k: int):
-        self.k, self.n = k, 0
-
-    def __call__(self, frame, event, arg):
-        if event in ("call", "c_return"):
-            self.n += 1
-            if self.n == self.k:
-                sys.setprofile(None)
-                raise KeyboardInterrupt
-
-
-def run_interrupted(fn, k: int) -> int:
-    """Run ``fn`` with Ctrl-C at event ``k``; returns the events it saw."""
-    hook = Interrupt(k)
-    sys.setprofile(hook)
-    try:
-        fn()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        sys.setprofile(None)
-    return hook.n
-
 
 OPS = {
     "push": lambda g: g.push("e5f7"),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 import random
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -13,31 +14,10 @@ import dice.turns as turns
 from dice.engine import DiceGame
 from dice.turns import apply_move, legal_turn_tree, legal_uci_moves, playable_dice
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from _interrupts import run_interrupted  # noqa: E402  (tests/_interrupts.py)
+
 DFEN = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3 NBP"
-
-
-class Interrupt:
-    def __init__(self, k):
-        self.k, self.n = k, 0
-
-    def __call__(self, frame, event, arg):
-        if event in ("call", "c_return"):
-            self.n += 1
-            if self.n == self.k:
-                sys.setprofile(None)
-                raise KeyboardInterrupt
-
-
-def run_interrupted(fn, k):
-    hook = Interrupt(k)
-    sys.setprofile(hook)
-    try:
-        fn()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        sys.setprofile(None)
-    return hook.n
 
 
 def answers(d):

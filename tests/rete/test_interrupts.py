@@ -7,37 +7,18 @@ from __future__ import annotations
 
 import gc
 import sys
+from pathlib import Path
 
 from rete import Assert, P, Rule, Session, V
 
-
-class Interrupt:
-    """A profile hook that raises KeyboardInterrupt at its k-th event (a call
-    or a C call's return; ``only``: in frames of that function only)."""
-
-    def __init__(self, k: int, only: str | None = None):
-        self.k, self.only, self.n = k, only, 0
-
-    def __call__(self, frame, event, arg):
-        if event in ("call", "c_return") and (self.only is None
-                                              or frame.f_code.co_name == self.only):
-            self.n += 1
-            if self.n == self.k:
-                sys.setprofile(None)
-                raise KeyboardInterrupt
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from _interrupts import run_interrupted  # noqa: E402  (tests/_interrupts.py)
 
 
 def interrupted(fn, k: int, only: str | None = None) -> bool:
-    hook = Interrupt(k, only)
-    sys.setprofile(hook)
-    try:
-        fn()
-    except BaseException:
-        # (KeyboardInterrupt, or what an undo of a half-made change raised after it)
-        return True
-    finally:
-        sys.setprofile(None)
-    return False
+    """Whether Ctrl-C struck at event ``k`` (swallowing what an undo of a
+    half-made change raised after it)."""
+    return run_interrupted(fn, k, only, catch=BaseException) >= k
 
 
 def session() -> Session:
