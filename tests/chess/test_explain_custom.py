@@ -153,22 +153,12 @@ end
     assert g.fen() == START and len(g.session.facts) == facts
 
 
-CASTLE_WITH_QUEEN = '''
-rule fide.castling replaces stage generate
-  "Castling, while the side still has its queen."
-when
-  movegen(color: ?c)
-  ?r <- castling(color: ?c)
-  exists piece(type: queen, color: ?c)
-then
-  call castle(?r, ?c)
-end
-'''
-
-
 def test_a_replaced_castling_that_does_not_castle_is_named_not_fides_reasons():
-    from chess_rules.custom import load_rule_text
-    rs = load_rule_text(fide_rules(), CASTLE_WITH_QUEEN, "castle.hr")
+    from pathlib import Path
+
+    from chess_rules.custom import load_rule_file
+    rs = load_rule_file(fide_rules(), Path(__file__).resolve().parents[2] / "examples" / "rules"
+                        / "castle_only_with_queen.hr")
     ex = Game("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", ruleset=rs).explain("e1g1")
     assert not ex.legal and ex.rule is None
     assert ex.reason == ("no castling move for White from e1 to g1: the castling right stands, "
