@@ -425,18 +425,22 @@ class Game:
     def pop(self) -> Move:
         """Take back the last move."""
         if not self._stack:
-            raise ChessError("no move to take back")
+            raise self._nothing_to_take_back()
         if self.session._firing is not None:
             raise ReentrantCallError("pop")
         try:
             mark, m, _ = self._stack.pop()
             self.session.rollback(mark)
-            self._history.pop()
+            if self._history:             # (Dice Chess keeps no repetition history)
+                self._history.pop()
             self._ep_pending = False      # the entry below was settled before this move
             self._legal_cache = None
         except BaseException as e:
             raise self._failed(e)
         return m
+
+    def _nothing_to_take_back(self) -> ChessError:
+        return ChessError("no move to take back")
 
     def _failed(self, e: BaseException) -> BaseException:
         """An operation on the session raised ``e``: the exception to raise.

@@ -226,18 +226,8 @@ class DiceGame(Game):
         except BaseException as e:
             raise self._failed(e)
 
-    def pop(self) -> Move:
-        if not self._stack:
-            raise DiceError("no micro-move to take back")
-        if self.session._firing is not None:
-            raise ReentrantCallError("pop")
-        try:
-            mark, m, _ = self._stack.pop()
-            self.session.rollback(mark)
-            self._legal_cache = None
-        except BaseException as e:
-            raise self._failed(e)
-        return m
+    def _nothing_to_take_back(self) -> DiceError:
+        return DiceError("no micro-move to take back")
 
     def micro_moves(self) -> list[tuple[str, tuple[str, ...], bool, Move]]:
         """The micro-moves (as :meth:`legal_moves`), each with what the tree
