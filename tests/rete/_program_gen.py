@@ -4,6 +4,7 @@ tests each build their own conditions on top (they put this folder on
 ``sys.path``: the tests are no package)."""
 from __future__ import annotations
 
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from rete import Expr, V
@@ -62,3 +63,10 @@ def engine_term(t):
     if t[0] == "v":
         return V(t[1])
     return Expr("add", V(t[1]), t[2])
+
+
+def derandomized(examples: int, **kw) -> settings:
+    """The settings of the random-program tests: ``examples`` programs drawn the
+    same way every run, no deadline, no complaint about slow or large draws."""
+    return settings(max_examples=examples, deadline=None, derandomize=True,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large], **kw)

@@ -145,7 +145,7 @@ from pathlib import Path
 
 import clips  # a hard import: no CLIPS, no pass (clipspy is in the dev extra)
 import pytest
-from hypothesis import HealthCheck, given, note, settings
+from hypothesis import given, note
 from hypothesis import strategies as st
 
 from rete import Assert, Exists, Not, Pattern, Rule, Session, Test
@@ -161,7 +161,7 @@ CLIPS_STRATEGIES = (clips.Strategy.DEPTH, clips.Strategy.BREADTH, clips.Strategy
 
 
 sys.path.insert(0, str(Path(__file__).parent))     # the tests are no package
-from _program_gen import ProgramGen, engine_term  # noqa: E402
+from _program_gen import ProgramGen, derandomized, engine_term  # noqa: E402
 
 
 # ---------------------------------------------------------------- generation
@@ -661,10 +661,8 @@ def run_scenario(data, steps: int, fire: bool, max_facts: int = 10, pool: int = 
         assert pair.wm_ours() == pair.wm_clips()
 
 
-FAST = settings(max_examples=60, deadline=None, derandomize=True, database=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-DEEP = settings(max_examples=1500, deadline=None, derandomize=True, database=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+FAST = derandomized(60, database=None)
+DEEP = derandomized(1500, database=None)
 
 
 @FAST

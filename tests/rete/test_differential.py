@@ -39,7 +39,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from rete import Exists, Not, Pattern, Rule, Session, Test
@@ -53,7 +53,7 @@ TEST_FNS = {"lt": lambda a, b: a < b, "ne": lambda a, b: a != b, "le": lambda a,
 
 
 sys.path.insert(0, str(Path(__file__).parent))     # the tests are no package
-from _program_gen import ProgramGen, engine_term  # noqa: E402
+from _program_gen import ProgramGen, derandomized, engine_term  # noqa: E402
 
 
 class Gen(ProgramGen):
@@ -435,10 +435,8 @@ def run_scenario(data, steps: int, fire: bool, max_facts: int = 7, pool: int = 4
     check_empty_network(s)
 
 
-FAST = settings(max_examples=250, deadline=None, derandomize=True,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-DEEP = settings(max_examples=3000, deadline=None, derandomize=True,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+FAST = derandomized(250)
+DEEP = derandomized(3000)
 
 
 @FAST
