@@ -18,7 +18,7 @@ rolls working memory back through the session's journal.
 """
 from __future__ import annotations
 
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 
 from rete.errors import ReteError
@@ -309,10 +309,12 @@ class Game:
     # ------------------------------------------------------------ moves
 
     @contextmanager
-    def _request(self, template: str, **values):
-        """Assert a request fact for one run; it is gone afterwards (no journal entry)."""
+    def _request(self, template: str, journaled: bool = False, **values):
+        """Assert a request fact for one run; it is gone afterwards. The run is
+        kept out of the journal, unless ``journaled``: then what it changes (Dice
+        Chess's roll and end of turn) is taken back with the move before it."""
         s = self.session
-        with _unjournaled(s):
+        with (nullcontext() if journaled else _unjournaled(s)):
             f = s.assert_fact(template, values)
             try:
                 yield f

@@ -10,7 +10,6 @@ a request fact.
 from __future__ import annotations
 
 import random
-from contextlib import contextmanager
 from functools import lru_cache
 
 from chess_rules.errors import MoveParseError, ReentrantCallError
@@ -100,20 +99,6 @@ class DiceGame(Game):
             if entry is not None:
                 g._play(g._find(entry[1].uci()))
         return g
-
-    @contextmanager
-    def _phase_request(self, template: str, **values):
-        """As :meth:`Game._request`, but what the run changes (the dice rolled, the
-        turn handed over) is journaled like a micro-move's effects, so ``pop`` of a
-        micro-move made before it takes it back too (the request fact itself is
-        net zero)."""
-        s = self.session
-        f = s.assert_fact(template, values)
-        try:
-            yield f
-        finally:
-            if f.alive:
-                s.retract(f)
 
     def _phase_stands(self, phase) -> bool:
         """Whether a roll or end of turn is still in effect: made after the same
@@ -311,7 +296,7 @@ class DiceGame(Game):
             raise ReentrantCallError("roll")
         self.session.dice_rng = rng
         try:
-            with self._phase_request("roll", color=self.turn):
+            with self._request("roll", journaled=True, color=self.turn):
                 self.session.run(stages=("roll",), max_firings=self.max_firings)
             self._legal_cache = None
             # (noted inside the try: a roll made is one copy() and _rebuild replay)
@@ -326,7 +311,7 @@ class DiceGame(Game):
         if self.session._firing is not None:
             raise ReentrantCallError("run_end_turn")
         try:
-            with self._phase_request("end-turn", color=self.turn):
+            with self._request("end-turn", journaled=True, color=self.turn):
                 self.session.run(stages=("end-turn",), max_firings=self.max_firings)
             self._legal_cache = None
             self._note_phase("end-turn")
