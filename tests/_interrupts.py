@@ -5,6 +5,7 @@ that raises KeyboardInterrupt at its k-th event, a Python function's entry or a
 C call's return."""
 from __future__ import annotations
 
+import gc
 import sys
 
 
@@ -28,6 +29,11 @@ def run_interrupted(fn, k: int, only: str | None = None, catch=KeyboardInterrupt
     """Run ``fn`` with Ctrl-C at event ``k``, swallowing ``catch``; returns the
     events it saw (``k`` when it struck, fewer when ``fn`` ended first)."""
     hook = Interrupt(k, only)
+    # the collector's callbacks (hypothesis registers one) run whenever it
+    # collects: their calls would be counted and interrupted at random, not
+    # the operation's
+    callbacks = gc.callbacks[:]
+    gc.callbacks.clear()
     sys.setprofile(hook)
     try:
         fn()
@@ -35,4 +41,5 @@ def run_interrupted(fn, k: int, only: str | None = None, catch=KeyboardInterrupt
         pass
     finally:
         sys.setprofile(None)
+        gc.callbacks[:] = callbacks
     return hook.n
