@@ -126,6 +126,10 @@ with three faces drawn with ``rng.randint(1, 6)`` (``rng`` a
 ``random.Random``, an int seed, or None); it refuses (:class:`RollError`) a
 position that still has dice or a finished game.
 
+A rule set under which a micro-move spends no die (one that lost
+``dice.spend-die``) has turns that never end: building its tree raises
+:class:`TurnTreeError` at the first such micro-move.
+
 Playable dice.  ``playable_dice(dfen_at_roll, played)`` takes the position at
 the roll and the micro-moves played since (UCI), and returns the faces
 (ascending) that some legal turn beginning with ``played`` spends after them,
@@ -138,7 +142,7 @@ from __future__ import annotations
 from .dfen import FACE_TYPE, START_DFEN, TYPE_FACE, DfenPosition, format_dfen, parse_dfen
 from .engine import DiceGame
 from .errors import (DfenError, DiceError, DiceMoveError, EndTurnError, GameOverError,
-                     MaxMicroMovesError, NoDieError, NotLegalMoveError, RollError)
+                     MaxMicroMovesError, NoDieError, NotLegalMoveError, RollError, TurnTreeError)
 from .rules import dice_rules
 from .turns import (TurnTree, apply_move, end_turn, explain_move, legal_turn_tree,
                     legal_uci_moves, playable_dice, roll, turn_tree, with_dice)
@@ -148,5 +152,5 @@ __all__ = [
     "roll", "with_dice", "legal_turn_tree", "legal_uci_moves", "apply_move", "end_turn",
     "explain_move", "playable_dice", "turn_tree", "TurnTree", "DiceGame", "dice_rules",
     "DfenError", "DiceError", "DiceMoveError", "NoDieError", "NotLegalMoveError",
-    "MaxMicroMovesError", "GameOverError", "EndTurnError", "RollError",
+    "MaxMicroMovesError", "GameOverError", "EndTurnError", "RollError", "TurnTreeError",
 ]

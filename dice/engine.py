@@ -25,16 +25,44 @@ from .dfen import DfenPosition, checked_ruleset, parse_dfen
 from .errors import DiceError, RollError
 from .rules import KING_CAPTURED, dice_left, dice_rules, missing_die, move_dice, setup_dice
 
-__all__ = ["DiceGame", "default_ruleset", "as_dice_rules"]
+__all__ = ["DiceGame", "default_ruleset", "as_dice_rules", "is_plain_dice"]
 
 
 _NONE: dict = {}
 
 
 @lru_cache(maxsize=1)
-def default_ruleset() -> RuleSet:
-    """The Dice Chess rule set over FIDE (built once; sessions are built from it)."""
+def _plain_rules() -> RuleSet:
+    """The Dice Chess rule set over FIDE, built once: what :func:`default_ruleset`
+    hands out copies of, and what a game's rule set is compared with."""
     return dice_rules()
+
+
+def default_ruleset() -> RuleSet:
+    """The Dice Chess rule set over FIDE: a new copy at each call (cheap: the
+    productions are shared), so that editing it changes no other game's rules."""
+    return _plain_rules().copy()
+
+
+def is_plain_dice(ruleset: RuleSet) -> bool:
+    """Whether ``ruleset`` is the Dice Chess rule set over FIDE, unedited: the
+    same productions, templates, functions, stages, royalty, topology, hooks and
+    configuration. Only then may the tree builder treat two orders of a pair of
+    micro-moves as one position (:data:`dice.turns.COMMUTATION`)."""
+    base = _plain_rules()
+    if ruleset is base:
+        return True
+    return (_same_objects(ruleset.productions, base.productions)
+            and _same_objects(ruleset.templates, base.templates)
+            and _same_objects(ruleset.functions, base.functions)
+            and ruleset.stages == base.stages and ruleset.extra_stages == base.extra_stages
+            and ruleset.royal_types == base.royal_types and ruleset.topology is base.topology
+            and ruleset.fide_attacks is base.fide_attacks and ruleset.presets == base.presets
+            and ruleset.setup_hooks == base.setup_hooks and ruleset.config == base.config)
+
+
+def _same_objects(a: dict, b: dict) -> bool:
+    return a.keys() == b.keys() and all(a[k] is b[k] for k in b)
 
 
 def as_dice_rules(ruleset: RuleSet | None) -> RuleSet:
@@ -67,14 +95,14 @@ class DiceGame(Game):
             from .dfen import START_DFEN
             dfen = START_DFEN
         pos = dfen if isinstance(dfen, DfenPosition) else parse_dfen(dfen, ruleset)
-        base = default_ruleset()
+        base = _plain_rules()
         #: whether this is plain Dice Chess over FIDE (the game keeps a copy of
         #: its rule set, so this is known only here)
-        self.plain_dice = ruleset is base
+        self.plain_dice = is_plain_dice(ruleset)
         super().__init__(ruleset=ruleset, position=pos)
         self._history = []
         self._phases: list[tuple] = []
-        self._full_key = ruleset is not base and (
+        self._full_key = not self.plain_dice and (
             bool(ruleset.presets) or set(ruleset.templates) != set(base.templates)
             or ruleset.templates["piece"].slots != base.templates["piece"].slots)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from chess_rules.errors import ChessError, FenError, IllegalMoveError
 
 __all__ = ["DiceError", "DfenError", "DiceMoveError", "NoDieError", "NotLegalMoveError",
-           "MaxMicroMovesError", "GameOverError", "EndTurnError", "RollError"]
+           "MaxMicroMovesError", "GameOverError", "EndTurnError", "RollError", "TurnTreeError"]
 
 
 class DiceError(ChessError):
@@ -27,6 +27,11 @@ class DfenError(FenError):
 
     def __str__(self) -> str:
         return f"bad DFEN ({self.field}): {self.reason}"
+
+
+class TurnTreeError(DiceError):
+    """The turns of a position cannot be listed under this rule set: a micro-move
+    spent no die, so a turn would never end (a rule set without ``dice.spend-die``)."""
 
 
 class DiceMoveError(IllegalMoveError):

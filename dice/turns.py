@@ -40,7 +40,7 @@ from chess_rules.squares import PIECE_LETTER
 from .dfen import FACE_TYPE, TYPE_FACE, format_dfen, parse_dfen, parse_dice_field
 from .engine import DiceGame
 from .errors import (DfenError, EndTurnError, GameOverError, MaxMicroMovesError, NoDieError,
-                     NotLegalMoveError, RollError)
+                     NotLegalMoveError, RollError, TurnTreeError)
 
 __all__ = ["TurnTree", "turn_tree", "legal_turn_tree", "legal_uci_moves", "apply_move",
            "explain_move", "end_turn", "roll", "with_dice", "playable_dice", "build_tree",
@@ -151,6 +151,8 @@ def _explore(b, memo: dict, played: frozenset | None = None, by_set: dict | None
             if child is None:
                 b.push(handle)
                 try:
+                    if b.dice_left() >= left:
+                        raise _spent_no_die(u, left)
                     child = _explore(b, memo, after, by_set)
                 finally:
                     b.pop()
@@ -164,6 +166,15 @@ def _explore(b, memo: dict, played: frozenset | None = None, by_set: dict | None
     if played is None:
         memo[k] = node
     return node
+
+
+def _spent_no_die(u: str, left: int) -> TurnTreeError:
+    # without this the turn would go on for ever (a rule set that lost
+    # dice.spend-die): the recursion's limit would be the error, far from its cause
+    return TurnTreeError(
+        f"the micro-move {u} spent no die ({left} left before and after it): no turn of "
+        f"this rule set would end; each micro-move must spend a die (dice.spend-die "
+        f"does that in Dice Chess)")
 
 
 def _prune(node: _Node, need: int, memo: dict) -> dict:
