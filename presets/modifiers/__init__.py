@@ -170,8 +170,11 @@ stunner, center-bonus, king-row, kamikaze, martyr, the cross-reference recipe
   destination.
 * on-check-received: royal pieces only (the active royalty set), edge-triggered:
   attacked now and not before the move. A double check is one fresh check.
+  (ours) A piece that became royal with the move (a pawn promoted to a royal
+  type under ``coregal`` or ``knightmate-rules``) was in no check before it.
 * on-check-delivered: a piece that attacks an enemy royal piece now and did not
-  before the move. A discovered check is credited to the revealing slider, not
+  before the move (every attacker of a piece that became royal with the move is
+  new, as for on-check-received). A discovered check is credited to the revealing slider, not
   to the piece that moved (``event.discovered``: the attacker did not move, so
   a castling rook's check is direct); a double check fires on both. The
   attackers are judged each on its own, the others blocking as they do (under

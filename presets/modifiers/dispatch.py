@@ -177,7 +177,10 @@ def dispatch(stage: str):
                     now = [st.facts[a].id for a in _attackers(st, st.colors, st.types, q, opp)]
                     old = run.pre.get(king.id)
                     before = set()
-                    if old is not None:
+                    # a piece that was not royal before the move (a pawn just promoted
+                    # to a royal type) was in no check: every attacker is new, as
+                    # check-received (stage 8) has it
+                    if old is not None and old["type"] in st.royal[color]:
                         before = {run.ids[a] for a in
                                   _attackers(st, run.colors, run.types, old["square"], opp)}
                     fresh = [a for a in now if a not in before and a in hooks]

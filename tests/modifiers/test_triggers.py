@@ -201,6 +201,20 @@ def test_on_check_delivered_target_defender_is_the_royal():
     assert attr(g, "e8", "stun") == 1
 
 
+def test_on_check_delivered_and_received_agree_on_a_royal_piece_born_attacked():
+    # coregal with king-heals: the promoted queen is royal, keeps the pawn's 2 hp,
+    # and so may be left attacked. The black queen attacked the pawn on e7 as well,
+    # but a pawn is not royal: both edges of this check are new, and both fire.
+    d = desc(trig("on-check-received", add("Rec", 1)),
+             trig("on-check-delivered", add("Del", 1)))
+    g = game("5q1k/4P3/8/8/8/8/8/4K3 w - - 0 1", (d, ["e7", "f8"]),
+             presets=("coregal", "piece-hp", "king-heals"))
+    g.push("e7e8q")
+    assert g.is_check()
+    assert attr(g, "e8", "rec") == 1
+    assert attr(g, "f8", "del") == 1
+
+
 # ---------------------------------------------------------------- on-moved-onto-square
 
 
