@@ -102,6 +102,17 @@ def test_on_damaged_sees_poison():
     assert attr(g, "d4", "hp") == 1 and attr(g, "d4", "hurt") == 1
 
 
+def test_on_damaged_does_not_see_damage_dealt_by_primitives():
+    # RULES.md (ours): the snapshot is per move; hp lost to a primitive during the
+    # dispatch (stage 6, after stage 2) is in the next move's snapshot already
+    d = desc(trig("on-move", add("Hp", -1)), trig("on-damaged", add("Hurt", 1)))
+    g = game("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", (d, ["a1"]), presets=("piece-hp",))
+    g.push("a1a2")
+    assert attr(g, "a2", "hp") == 1 and attr(g, "a2", "hurt") == 0
+    g.push("e8d8")
+    assert attr(g, "a2", "hurt") == 0
+
+
 # ---------------------------------------------------------------- on-move
 
 
@@ -119,6 +130,33 @@ def test_on_move_event_from_and_to():
     g = game(None, (d, ["e2"]))
     g.push("e2e4")
     assert attr(g, "e4", "e2e4") == 1
+
+
+def test_on_move_fires_on_a_piece_pushed_by_piece_hp():
+    # stage 6: every piece whose Position changed, the defender piece-hp pushes too
+    d = desc(trig("on-move", add("Steps", 1)))
+    g = game("4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1", (d, ["d1", "d5"]), presets=("piece-hp",))
+    g.push("d1d5")                       # the knight survives with 1 hp, pushed to d6
+    assert attr(g, "d5", "steps") == 1
+    assert attr(g, "d6", "steps") == 1
+
+
+def test_on_move_fires_on_the_mover_first_then_by_square():
+    # castling short: the king (g1) is the mover, the rook lands on f1, a lower
+    # square; each writes its mark on the black king, so the last one to fire wins
+    mark = {"squares": [60]}
+    king = desc(trig("on-move", seed("Last", 1), target=mark), id="k")
+    rook = desc(trig("on-move", seed("Last", 2), target=mark), id="r")
+    g = game("4k3/8/8/8/8/8/8/4K2R w K - 0 1", (king, ["e1"]), (rook, ["h1"]))
+    g.push("e1g1")
+    assert attr(g, "e8", "last") == 2
+
+
+def test_hooks_of_one_piece_fire_in_seeding_order():
+    d = desc(trig("on-move", seed("Last", 1)), trig("on-move", seed("Last", 2)))
+    g = game("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", (d, ["a1"]))
+    g.push("a1a2")
+    assert attr(g, "a2", "last") == 2
 
 
 # ---------------------------------------------------------------- on-promotion
@@ -230,6 +268,18 @@ def test_on_moved_onto_square_filters(flt, hits):
         g = game(None, (d, ["e2"]))
         g.push("e2" + to)
         assert attr(g, to, "hit") == want, (flt, to)
+
+
+def test_on_moved_onto_square_castling_and_en_passant_qualify():
+    d = desc(trig("on-moved-onto-square", add("Hit", 1),
+                  filter={"kind": "squares", "squares": [5, 6, 43]}))    # f1 g1 d6
+    g = game("4k3/8/8/8/8/8/8/4K2R w K - 0 1", (d, ["e1", "h1"]))
+    g.push("e1g1")
+    assert attr(g, "g1", "hit") == 1 and attr(g, "f1", "hit") == 1
+    g = game("4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1", (d, ["e5"]))
+    g.push("d7d5")
+    g.push("e5d6")
+    assert attr(g, "d6", "hit") == 1
 
 
 # ---------------------------------------------------------------- on-captured
