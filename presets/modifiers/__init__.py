@@ -163,7 +163,9 @@ stunner, center-bonus, king-row, kamikaze, martyr, the cross-reference recipe
   poison or anything else in the move counts. (ours) Damage dealt by primitives
   during the dispatch is not seen (the snapshot is per move).
 * on-promotion fires after the type flipped; a conditional on ``pieceType`` sees
-  the new type.
+  the new type. (ours) It is the move's promotion: ``promotedTo`` is the type the
+  move's rules left the pawn with, whatever a primitive made of it since; a pawn
+  whose type a primitive changes (in any stage) has not promoted.
 * on-move fires on every piece whose square changed: the mover, the castling
   rook, the en-passant capturer, and (ours) a piece pushed by piece-hp; the mover
   first, then by square. on-moved-onto-square: the same pieces, filtered by

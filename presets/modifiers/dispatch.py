@@ -98,6 +98,11 @@ def dispatch(stage: str):
         reg = registry_of(s)
         st = s.chess
         m = run.move
+        if run.left is None:
+            # the first stage to run: no primitive has acted yet, so this is what
+            # the move made of each piece (a promotion is the move's, not a type
+            # a primitive of an earlier stage changed)
+            run.left = {f.id: f.values["type"] for f in st.facts if f is not None}
         if stage == "auras":
             recompute_auras(s, reg)
         elif stage == "damaged":
@@ -131,9 +136,9 @@ def dispatch(stage: str):
             hooks = _hooks(s, "OnPromotionHooks")
             for f in _live_pieces_with(s, hooks):
                 old = run.pre.get(f.id)
-                if old is not None and old["type"] == "pawn" and f.values["type"] != "pawn":
-                    ev = {"kind": "promotion", "promotedFrom": "pawn",
-                          "promotedTo": f.values["type"]}
+                became = run.left.get(f.id)
+                if old is not None and old["type"] == "pawn" and became not in (None, "pawn"):
+                    ev = {"kind": "promotion", "promotedFrom": "pawn", "promotedTo": became}
                     _fire(s, reg, run, f.id, hooks[f.id], ev)
         elif stage in ("move", "moved-onto-square"):
             attr = "OnMoveHooks" if stage == "move" else "OnMovedOntoSquareHooks"

@@ -26,6 +26,7 @@ class Run:
     victim: int | None
     board_changed: bool = False
     hook_index: dict | None = None   # attr -> piece id -> hook ids (None: stale)
+    left: dict | None = None      # piece id -> type as the move's rules left it
 
 
 class _Shim:

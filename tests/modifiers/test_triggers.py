@@ -182,6 +182,30 @@ def test_on_promotion_not_on_a_plain_pawn_move():
     assert attr(g, "b7", "p") == 0
 
 
+def test_on_promotion_not_on_a_type_a_primitive_changed():
+    # a pawn that an earlier stage (on-capture, stage 3) turns into a knight has
+    # not promoted: on-promotion is the move's promotion, whichever stage a
+    # primitive acted in (one in stage 12 was never seen as a promotion either)
+    d = desc(trig("on-capture", seed("PieceType", "knight")),
+             trig("on-promotion", add("Promos", 1)))
+    g = game("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", (d, ["e4"]))
+    g.push("e4d5")
+    assert g.piece_at("d5").values["type"] == "knight"
+    assert attr(g, "d5", "promos") == 0
+
+
+def test_on_promotion_names_what_the_move_made_of_the_pawn():
+    # the capturing promotion to a queen fires on-promotion (promotedTo queen)
+    # though the on-capture hook (stage 3) has made a rook of it by then
+    d = desc(trig("on-capture", seed("PieceType", "rook")),
+             trig("on-promotion", cond({"event": {"promotedTo": "queen"}}, [add("Q", 1)],
+                                       [add("Other", 1)])))
+    g = game("3rk3/4P3/8/8/8/8/8/4K3 w - - 0 1", (d, ["e7"]))
+    g.push("e7d8q")
+    assert g.piece_at("d8").values["type"] == "rook"
+    assert (attr(g, "d8", "q"), attr(g, "d8", "other")) == (1, 0)
+
+
 # ---------------------------------------------------------------- on-check-received
 
 
