@@ -182,6 +182,9 @@ stunner, center-bonus, king-row, kamikaze, martyr, the cross-reference recipe
   attackers are judged each on its own, the others blocking as they do (under
   knight-immunity a bishop's own knight still blocks it).
 * Hooks of one piece fire in the order they were seeded; pieces in square order.
+  (ours) A stage judges its trigger for every piece before any of its hooks
+  runs: what one hook does (damage, a type changed) does not decide whether
+  another piece's hook of the same stage fires; later stages see it.
   A trigger applied as an effect seeds its hook on each target (once per piece
   and hook); a hook seeded during one stage fires from the next stage on.
 * (ours) A PieceType change never touches a royal piece, and is skipped when it

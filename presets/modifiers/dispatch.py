@@ -64,6 +64,14 @@ def _fire(s, reg, run, pid, hook_ids, event, accept=None) -> None:
             apply_nodes(ctx, node.params.primitives, f"{path}.params.primitives", run)
 
 
+def _fire_all(s, reg, run, events) -> None:
+    """Fire the hooks of a stage whose trigger was judged, for every piece, before
+    any of them ran: what one hook does (damage, a type) never decides whether
+    another piece's hook of the same stage fires (that would follow square order)."""
+    for pid, hook_ids, ev in events:
+        _fire(s, reg, run, pid, hook_ids, ev)
+
+
 def _live_pieces_with(s, hooks: dict) -> list:
     st = s.chess
     return [st.facts[q] for q in range(64) if st.facts[q] is not None and st.facts[q].id in hooks]
@@ -107,6 +115,7 @@ def dispatch(stage: str):
             recompute_auras(s, reg)
         elif stage == "damaged":
             hooks = _hooks(s, "OnDamagedHooks")
+            events = []
             for f in _live_pieces_with(s, hooks):
                 old = run.pre.get(f.id)
                 if old is None or "hp" not in f.values:
@@ -115,9 +124,10 @@ def dispatch(stage: str):
                 before = _hp_default(old) if before is None else before
                 now = _hp(f)
                 if now < before:
-                    ev = {"kind": "damaged", "amount": before - now, "defenderId": f.id,
-                          "attackerId": run.mover if f.id == run.victim else None}
-                    _fire(s, reg, run, f.id, hooks[f.id], ev)
+                    events.append((f.id, hooks[f.id], {
+                        "kind": "damaged", "amount": before - now, "defenderId": f.id,
+                        "attackerId": run.mover if f.id == run.victim else None}))
+            _fire_all(s, reg, run, events)
         elif stage in ("capture", "captured"):
             if not m.get("capture") or run.mover is None:
                 return
@@ -155,6 +165,7 @@ def dispatch(stage: str):
                 _fire(s, reg, run, f.id, hooks[f.id], ev, accept)
         elif stage == "check-received":
             hooks = _hooks(s, "OnCheckReceivedHooks")
+            events = []
             for f in _live_pieces_with(s, hooks):
                 v = f.values
                 if v["type"] not in st.royal[v["color"]]:
@@ -167,12 +178,14 @@ def dispatch(stage: str):
                         st.attacked(run.colors, run.types, old["square"], opp):
                     continue  # edge-triggered: it was in check already
                 att = [st.facts[q].id for q in _attackers(st, st.colors, st.types, v["square"], opp)]
-                ev = {"kind": "check-received", "attackerIds": att, "defenderId": f.id}
-                _fire(s, reg, run, f.id, hooks[f.id], ev)
+                events.append((f.id, hooks[f.id],
+                               {"kind": "check-received", "attackerIds": att, "defenderId": f.id}))
+            _fire_all(s, reg, run, events)
         elif stage == "check-delivered":
             hooks = _hooks(s, "OnCheckDeliveredHooks")
             if not hooks:
                 return
+            events = []
             for color in ("white", "black"):
                 opp = opposite(color)
                 for q in st.royal_squares(st.colors, st.types, color):
@@ -195,9 +208,9 @@ def dispatch(stage: str):
                         # a piece piece-hp pushed, moved as much as the mover)
                         was = run.pre.get(a)
                         still = was is not None and was["square"] == s.facts[a].values["square"]
-                        ev = {"kind": "check-delivered", "attackerId": a, "defenderId": king.id,
-                              "discovered": still}
-                        _fire(s, reg, run, a, hooks[a], ev)
+                        events.append((a, hooks[a], {"kind": "check-delivered", "attackerId": a,
+                                                     "defenderId": king.id, "discovered": still}))
+            _fire_all(s, reg, run, events)
         elif stage == "conditional":
             hooks = _hooks(s, "ConditionalHooks")
             for f in _live_pieces_with(s, hooks):

@@ -113,6 +113,22 @@ def test_on_damaged_does_not_see_damage_dealt_by_primitives():
     assert attr(g, "a2", "hurt") == 0
 
 
+@pytest.mark.parametrize("fen,rook", [("4k2r/8/8/3n4/8/8/8/3QK3 w - - 0 1", "h8"),
+                                      ("4k3/8/8/3n4/8/8/r7/3QK3 w - - 0 1", "a2")])
+def test_on_damaged_in_one_stage_does_not_see_another_hooks_damage(fen, rook):
+    # the knight, hit by the queen, hurts its allied rooks; the rook, hurt so, is not
+    # "damaged" for this move's stage 2 whether its square comes after the
+    # knight's (h8) or before it (a2)
+    d = desc(trig("on-damaged", add("Hurt", 1)),
+             trig("on-damaged", add("Hp", -1),
+                  target={"relation": "ally", "filter": {"pieceType": "rook"}}))
+    g = game(fen, (d, ["d5", rook]), presets=("piece-hp",))
+    g.push("d1d5")
+    assert attr(g, rook, "hp") == 1
+    assert attr(g, rook, "hurt") == 0
+    assert attr(g, "d6", "hurt") == 1
+
+
 # ---------------------------------------------------------------- on-move
 
 
@@ -235,6 +251,19 @@ def test_on_check_received_only_royal_pieces():
     g = game("4k3/8/8/n7/7R/8/8/4K3 w - - 0 1", (d, ["a5"]))
     g.push("h4h5")
     assert attr(g, "a5", "checks") == 0
+
+
+def test_on_check_received_is_judged_for_every_royal_before_any_hook_runs():
+    # coregal: Nc7 forks the queen (a8) and the king (e8). The queen's hook, first
+    # in square order, turns the checking knight into a pawn, which no longer
+    # attacks e8: the king was checked by the move all the same
+    d = desc(trig("on-check-received", add("Checks", 1)),
+             trig("on-check-received", seed("PieceType", "pawn"), target="attacker"))
+    g = game("q3k3/8/8/1N6/8/8/8/4K3 w - - 0 1", (d, ["a8", "e8"]), presets=("coregal",))
+    g.push("b5c7")
+    assert g.piece_at("c7").values["type"] == "pawn"
+    assert attr(g, "a8", "checks") == 1
+    assert attr(g, "e8", "checks") == 1
 
 
 # ---------------------------------------------------------------- on-check-delivered
