@@ -213,15 +213,16 @@ def cmd_rules(args) -> int:
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
-    from rich.console import Console
     from rich.table import Table
+
+    from chess_rules.play import TerminalConsole
     t = Table(title=f"rules: {rs.name}", show_lines=False)
     for col in ("production", "stage", "salience", "source", "what it does"):
         t.add_column(col)
     order = {s: i for i, s in enumerate(rs.stages)}
     for r in sorted(rows, key=lambda r: (order.get(r["stage"], 99), -r["salience"], r["name"])):
         t.add_row(r["name"], r["stage"], str(r["salience"]), r["source"], r["doc"])
-    Console(width=160).print(t)
+    TerminalConsole(width=160).print(t)      # a closed pipe exits 141, as print's does
     return 0
 
 
@@ -231,8 +232,9 @@ def cmd_presets(args) -> int:
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
-    from rich.console import Console
     from rich.table import Table
+
+    from chess_rules.play import TerminalConsole
     t = Table(title="presets")
     for col in ("id", "name", "category", "mode", "requires", "incompatible with", "scope",
                 "layout"):
@@ -243,7 +245,7 @@ def cmd_presets(args) -> int:
                   "yes" if r["scope_aware"] else "",
                   r["preferred_layout"] or "")
     t.caption = "* refused on loading: both rewrite one production"
-    Console(width=180).print(t)
+    TerminalConsole(width=180).print(t)
     return 0
 
 
