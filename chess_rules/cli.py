@@ -423,9 +423,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
     try:
+        # building the parser imports the presets (half a second): a Ctrl-C
+        # then is reported as one during the command
+        args = build_parser().parse_args(argv)
         return int(args.func(args) or 0)
     except BrokenPipeError:  # e.g. piped into head: the reader stopped reading
         # the status of a process a closed pipe stops (128 + SIGPIPE), as the
@@ -436,7 +437,9 @@ def main(argv: list[str] | None = None) -> int:
             pass
         return 141
     except KeyboardInterrupt:  # Ctrl-C: no traceback, the shell's status for SIGINT
-        print("\nhouserules: interrupted", file=sys.stderr)
+        # on a terminal the message starts below the ^C it echoed
+        lead = "\n" if sys.stderr.isatty() else ""
+        print(lead + "houserules: interrupted", file=sys.stderr)
         return 130
     except (ChessError, ValueError, OSError) as e:
         print(f"houserules: error: {e}", file=sys.stderr)

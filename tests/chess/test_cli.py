@@ -411,3 +411,18 @@ def test_perft_deeper_than_it_counts_is_refused_clearly(capsys):
     code, out, err = run(capsys, "perft", "--layout", "standard", "1000")
     assert code == 2 and out == ""
     assert "DEPTH 1000 is more than this perft counts (at most 100)" in err
+
+
+def test_ctrl_c_while_the_command_line_is_read_exits_130_in_one_line(capsys, monkeypatch):
+    # building the parser imports every preset: a Ctrl-C then is no traceback either
+    import chess_rules.cli as cli
+
+    def interrupted():
+        raise KeyboardInterrupt
+    monkeypatch.setattr(cli, "build_parser", interrupted)
+    try:
+        code, out, err = run(capsys, "moves", START)
+    except KeyboardInterrupt:           # not let through to stop the test run
+        pytest.fail("the Ctrl-C went through main")
+    # stderr is no terminal here: no blank line for a ^C it did not echo
+    assert (code, out, err) == (130, "", "houserules: interrupted\n")
