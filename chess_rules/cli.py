@@ -438,18 +438,24 @@ def main(argv: list[str] | None = None) -> int:
         return 141
     except KeyboardInterrupt:  # Ctrl-C: no traceback, the shell's status for SIGINT
         # on a terminal the message starts below the ^C it echoed
-        lead = "\n" if sys.stderr.isatty() else ""
-        print(lead + "houserules: interrupted", file=sys.stderr)
+        _complain(("\n" if sys.stderr and sys.stderr.isatty() else "") + "houserules: interrupted")
         return 130
     except (ChessError, ValueError, OSError) as e:
-        print(f"houserules: error: {e}", file=sys.stderr)
+        _complain(f"houserules: error: {e}")
         return 2
     except Exception as e:  # a ReteError from a rule file, for instance
         from rete import ReteError
         if isinstance(e, ReteError):
-            print(f"houserules: error: {e}", file=sys.stderr)
+            _complain(f"houserules: error: {e}")
             return 2
         raise
+
+
+def _complain(text: str) -> None:
+    """``text`` on stderr; nowhere when stderr is closed (``2>&-``), where print
+    would write it to stdout, which is the command's output."""
+    if sys.stderr is not None:
+        print(text, file=sys.stderr)
 
 
 if __name__ == "__main__":

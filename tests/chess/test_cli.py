@@ -426,3 +426,10 @@ def test_ctrl_c_while_the_command_line_is_read_exits_130_in_one_line(capsys, mon
         pytest.fail("the Ctrl-C went through main")
     # stderr is no terminal here: no blank line for a ^C it did not echo
     assert (code, out, err) == (130, "", "houserules: interrupted\n")
+
+
+def test_an_error_with_stderr_closed_stays_off_stdout(capsys, monkeypatch):
+    # `houserules ... 2>&-`: print(file=None) would put the error in the output
+    monkeypatch.setattr(sys, "stderr", None)
+    assert main(["moves", "--layout", "no-such-layout"]) == 2
+    assert capsys.readouterr().out == ""
