@@ -24,6 +24,7 @@ Wherever a FEN is taken, ``--layout ID`` may stand instead of it.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import sys
@@ -423,6 +424,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        # what the output's encoding lacks (a scenario's name on an ASCII-only
+        # terminal) is escaped, as on stderr, instead of stopping the command
+        sys.stdout.reconfigure(errors="backslashreplace")
     try:
         # building the parser imports the presets (half a second): a Ctrl-C
         # then is reported as one during the command

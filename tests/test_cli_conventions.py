@@ -26,3 +26,15 @@ def test_a_table_for_a_reader_that_has_stopped_exits_141_quietly(command):
     finally:
         os.close(write_end)
     assert (r.returncode, r.stderr) == (141, b"")
+
+
+def test_an_ascii_only_output_escapes_what_it_cannot_show(tmp_path):
+    # a scenario's name on an ASCII-only terminal: escaped, as stderr escapes it,
+    # instead of an encoding error that stops the run halfway
+    hrt = tmp_path / "names.hrt"
+    hrt.write_text('scenario "\u00e7a marche"\n  fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1\n'
+                   "  expect legal e1e2\n", encoding="utf-8")
+    r = _houserules("test", str(hrt), env={"PYTHONIOENCODING": "ascii"})
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[-1] == b"1 passed, 0 failed"
+    assert b"\\xe7a marche" in r.stdout
