@@ -88,9 +88,21 @@ def _plain(console: Console) -> bool:
     return console.no_color or console.color_system is None
 
 
-def render_dice(faces) -> str:
-    """``⚀ pawn  ⚁ knight`` for faces [1, 2]; ``(none)`` for no dice."""
-    return "  ".join(f"{DIE_GLYPH[f]} {FACE_TYPE[f]}" for f in faces) or "(none)"
+def render_dice(faces, glyphs: bool = True) -> str:
+    """``⚀ pawn  ⚁ knight`` for faces [1, 2] (``pawn  knight`` without ``glyphs``);
+    ``(none)`` for no dice."""
+    return "  ".join(f"{DIE_GLYPH[f]} {FACE_TYPE[f]}" if glyphs else FACE_TYPE[f]
+                     for f in faces) or "(none)"
+
+
+def _shows(console: Console, text: str) -> bool:
+    """Whether ``console``'s encoding has ``text``: an ASCII-only output (a C
+    locale's terminal, ``PYTHONIOENCODING=ascii``) has no die faces."""
+    try:
+        text.encode(console.encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
 
 
 def _values(game: DiceGame) -> dict:
@@ -237,6 +249,7 @@ def play_game(seed: int | None = None, white: str = "greedy", black: str = "rand
     ask = inputs or terminal_prompt(console)
     say = (lambda *a, **k: None) if quiet else console.print
     flip, plain = human == "black", _plain(console)
+    glyphs = _shows(console, "".join(DIE_GLYPH.values()))
     first = DiceGame(dfen, ruleset)
     if first.winner():
         # a start whose game is over (a king taken): no turn is played, no
@@ -255,7 +268,7 @@ def play_game(seed: int | None = None, white: str = "greedy", black: str = "rand
         tree = turn_tree(dfen, ruleset)
         say(render_board(DiceGame(dfen, ruleset), tuple(rec.turns[-1][2]) if rec.turns else (),
                          flip, plain))
-        say(f"[bold]{color}[/bold] rolls {render_dice(faces)}")
+        say(f"[bold]{color}[/bold] rolls {render_dice(faces, glyphs)}")
         played: list[str] = []
         if human == color:
             node = tree.nodes
@@ -268,8 +281,8 @@ def play_game(seed: int | None = None, white: str = "greedy", black: str = "rand
                 idle = list(parse_dfen(dfen, ruleset).faces)    # the dice left ...
                 for face in playable:                           # ... no legal turn spends
                     idle.remove(face)
-                say(f"playable dice: {render_dice(playable)}"
-                    + (f"   (not playable: {render_dice(idle)})" if idle else ""))
+                say(f"playable dice: {render_dice(playable, glyphs)}"
+                    + (f"   (not playable: {render_dice(idle, glyphs)})" if idle else ""))
                 say("micro-moves: " + " ".join(options))
                 text = ask("your micro-move (UCI; 'help' for the commands): ").strip().lower()
                 command, _, arg = text.partition(" ")

@@ -38,3 +38,12 @@ def test_an_ascii_only_output_escapes_what_it_cannot_show(tmp_path):
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines()[-1] == b"1 passed, 0 failed"
     assert b"\\xe7a marche" in r.stdout
+
+
+def test_dice_on_an_ascii_only_output_name_the_faces():
+    r = _houserules("dice", "play", "--seed", "1", "--max-turns", "2",
+                    env={"PYTHONIOENCODING": "ascii"})
+    assert r.returncode == 0, r.stderr
+    rolls = [ln for ln in r.stdout.splitlines() if b" rolls " in ln]
+    assert len(rolls) == 2 and all(ln.isascii() and b"\\u" not in ln for ln in rolls)
+    assert b"white rolls pawn  knight  queen" in rolls    # the faces by name only
