@@ -62,6 +62,16 @@ def count_arg(text: str) -> int:
     return n
 
 
+def depth_arg(text: str) -> int:
+    """An argparse type: perft's DEPTH, a whole number (its sign checked by perft)."""
+    if "/" in text:     # the position took the depth's place: the depth was left out
+        raise argparse.ArgumentTypeError("perft needs a DEPTH after the position (e.g. ... 3)")
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+
+
 def text_arg(text: str) -> str:
     """An argparse type: text that is not empty (an empty option is a slip, not
     a request for the default)."""
@@ -343,7 +353,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     pf = sub.add_parser("perft", help="count leaf nodes of the legal move tree")
     pf.add_argument("fen", nargs="?", help="the position (FEN or extended position)")
-    pf.add_argument("depth", type=int, help="plies")
+    pf.add_argument("depth", type=depth_arg, help="plies")
     pf.add_argument("--layout", type=text_arg, help="a starting layout id instead of a FEN")
     pf.add_argument("--divide", action="store_true", help="one 'move: count' line per root move")
     pf.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,

@@ -433,3 +433,11 @@ def test_an_error_with_stderr_closed_stays_off_stdout(capsys, monkeypatch):
     monkeypatch.setattr(sys, "stderr", None)
     assert main(["moves", "--layout", "no-such-layout"]) == 2
     assert capsys.readouterr().out == ""
+
+
+def test_perft_with_a_position_but_no_depth_says_the_depth_is_missing(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["perft", START])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and "perft needs a DEPTH after the position" in err
+    assert "invalid int value: 'rnbqkbnr" not in err
