@@ -19,7 +19,8 @@ sorted; ``perft`` prints the node count as its last line (with ``--divide``,
     houserules dice ...
     houserules --version
 
-Wherever a FEN is taken, ``--layout ID`` may stand instead of it.
+Wherever a FEN is taken, ``--layout ID`` may stand instead of it; a FEN is
+best quoted, and its words unquoted are read as one FEN.
 """
 from __future__ import annotations
 
@@ -106,7 +107,7 @@ def _ruleset(args):
 
 def _fen(args) -> str:
     layout = getattr(args, "layout", None)
-    fen = getattr(args, "fen", None)
+    fen = " ".join(getattr(args, "fen", None) or [])
     if layout:
         if fen:
             raise ChessError("give a FEN or --layout, not both")
@@ -122,9 +123,15 @@ def _game(args):
     return Game(_fen(args), ruleset=_ruleset(args))
 
 
+def _add_fen(p) -> None:
+    # the words of a FEN the shell split (not quoted) make one FEN, as a DFEN's do
+    p.add_argument("fen", nargs="*", metavar="FEN",
+                   help="the position (FEN or extended position), best quoted as one argument")
+
+
 def _add_rules_options(p, fen: bool = True) -> None:
     if fen:
-        p.add_argument("fen", nargs="?", help="the position (FEN or extended position)")
+        _add_fen(p)
         p.add_argument("--layout", type=text_arg, help="a starting layout id instead of a FEN")
     p.add_argument("--preset", action="append", metavar="ID", help="activate a preset (repeatable)")
     p.add_argument("--config", action="append", metavar="ID.KEY=VALUE",
@@ -198,7 +205,7 @@ def _perft_with_progress(g, depth: int, show: bool) -> dict[str, int]:
 
 def cmd_explain(args) -> int:
     from chess_rules.notation import parse_uci
-    if args.fen is None and not args.layout and "/" in args.move:
+    if not args.fen and not args.layout and "/" in args.move:
         # one argument, and it is a position: argparse took it for the move
         raise ChessError("explain needs a MOVE after the position (e.g. ... e2e4)")
     g = _game(args)
@@ -352,7 +359,7 @@ def build_parser() -> argparse.ArgumentParser:
     m.set_defaults(func=cmd_moves)
 
     pf = sub.add_parser("perft", help="count leaf nodes of the legal move tree")
-    pf.add_argument("fen", nargs="?", help="the position (FEN or extended position)")
+    _add_fen(pf)
     pf.add_argument("depth", type=depth_arg, help="plies")
     pf.add_argument("--layout", type=text_arg, help="a starting layout id instead of a FEN")
     pf.add_argument("--divide", action="store_true", help="one 'move: count' line per root move")
@@ -362,7 +369,7 @@ def build_parser() -> argparse.ArgumentParser:
     pf.set_defaults(func=cmd_perft)
 
     e = sub.add_parser("explain", help="which production generated or refused a move")
-    e.add_argument("fen", nargs="?", help="the position (FEN or extended position)")
+    _add_fen(e)
     e.add_argument("move", help="a move in UCI")
     e.add_argument("--layout", type=text_arg, help="a starting layout id instead of a FEN")
     _add_rules_options(e, fen=False)

@@ -441,3 +441,12 @@ def test_perft_with_a_position_but_no_depth_says_the_depth_is_missing(capsys):
     err = capsys.readouterr().err
     assert e.value.code == 2 and "perft needs a DEPTH after the position" in err
     assert "invalid int value: 'rnbqkbnr" not in err
+
+
+def test_a_fen_the_shell_split_is_read_as_one(capsys):
+    # as a DFEN's seven words are: `houserules moves $FEN` without quotes
+    assert run(capsys, "moves", *KIWIPETE.split()) == run(capsys, "moves", KIWIPETE)
+    assert run(capsys, "perft", *START.split(), "2")[1].splitlines() == ["400"]
+    assert run(capsys, "explain", *START.split(), "e2e4")[1].startswith("e2e4: legal")
+    code, out, err = run(capsys, "moves", START, "x")        # an extra word is no FEN
+    assert code == 2 and out == "" and "bad FEN" in err
