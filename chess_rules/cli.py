@@ -20,7 +20,8 @@ sorted; ``perft`` prints the node count as its last line (with ``--divide``,
     houserules --version
 
 Wherever a FEN is taken, ``--layout ID`` may stand instead of it; a FEN is
-best quoted, and its words unquoted are read as one FEN.
+best quoted, and its words unquoted are read as one FEN. ``--preset a,b`` is
+``--preset a --preset b``.
 """
 from __future__ import annotations
 
@@ -81,11 +82,17 @@ def text_arg(text: str) -> str:
     return text
 
 
+def _presets(args) -> list[str]:
+    """The ``--preset`` ids: each option names one, or several separated by commas."""
+    return [pid.strip() for item in getattr(args, "preset", None) or []
+            for pid in item.split(",")]
+
+
 def _ruleset(args):
     """FIDE, or the ``--ruleset`` composed in Python, then the presets (with their
     config), each rule file and each modifier, in that order."""
     from chess_rules.fide import fide_rules
-    presets = list(getattr(args, "preset", None) or [])
+    presets = _presets(args)
     config = _parse_config(getattr(args, "config", None))
     base = None
     if getattr(args, "ruleset", None):
@@ -133,7 +140,8 @@ def _add_rules_options(p, fen: bool = True) -> None:
     if fen:
         _add_fen(p)
         p.add_argument("--layout", type=text_arg, help="a starting layout id instead of a FEN")
-    p.add_argument("--preset", action="append", metavar="ID", help="activate a preset (repeatable)")
+    p.add_argument("--preset", action="append", metavar="ID",
+                   help="activate a preset (repeatable, or a comma-separated list)")
     p.add_argument("--config", action="append", metavar="ID.KEY=VALUE",
                    help="configure a preset, e.g. berolina-pawns.scope=white")
     p.add_argument("--rules", action="append", metavar="FILE.hr",
@@ -334,7 +342,7 @@ def cmd_play(args) -> int:
         fen = rs.config.get("start-fen")
     if fen is None:
         from presets.layouts import preferred_layout
-        fen = preferred_layout(args.preset or []).fen
+        fen = preferred_layout(_presets(args)).fen
     return play(fen, rs, human=args.human, seed=args.seed, max_moves=args.max_moves)
 
 

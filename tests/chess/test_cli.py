@@ -450,3 +450,11 @@ def test_a_fen_the_shell_split_is_read_as_one(capsys):
     assert run(capsys, "explain", *START.split(), "e2e4")[1].startswith("e2e4: legal")
     code, out, err = run(capsys, "moves", START, "x")        # an extra word is no FEN
     assert code == 2 and out == "" and "bad FEN" in err
+
+
+def test_presets_given_as_a_comma_separated_list(capsys):
+    both = run(capsys, "rules", "--json", "--preset", "piece-hp", "--preset", "king-heals")
+    assert run(capsys, "rules", "--json", "--preset", "piece-hp,king-heals") == both
+    assert both[0] == 0 and "king-heals" in both[1]
+    code, _, err = run(capsys, "rules", "--preset", "piece-hp,no-such-preset")
+    assert code == 2 and "unknown preset 'no-such-preset'" in err
