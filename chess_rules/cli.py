@@ -181,10 +181,11 @@ def cmd_perft(args) -> int:
 
 
 def _show_progress(args) -> bool:
-    """Progress goes to stderr, and only to a terminal (stdout stays the contract)."""
+    """Progress goes to stderr, and only to a terminal that can redraw it (stdout
+    stays the contract; a ``TERM=dumb`` terminal would be left a blank line)."""
     if args.progress is not None:
         return args.progress
-    return sys.stderr.isatty()
+    return sys.stderr.isatty() and os.environ.get("TERM") != "dumb"
 
 
 def _perft_with_progress(g, depth: int, show: bool) -> dict[str, int]:

@@ -145,6 +145,7 @@ class _Terminal:
 
 
 def test_perft_progress_goes_to_a_terminal_stderr_only(capsys, monkeypatch):
+    monkeypatch.setenv("TERM", "xterm")        # not the dumb terminal a CI may say it is
     term = _Terminal()
     monkeypatch.setattr(sys, "stderr", term)
     code = main(["perft", START, "3", "--divide"])
@@ -458,3 +459,12 @@ def test_presets_given_as_a_comma_separated_list(capsys):
     assert both[0] == 0 and "king-heals" in both[1]
     code, _, err = run(capsys, "rules", "--preset", "piece-hp,no-such-preset")
     assert code == 2 and "unknown preset 'no-such-preset'" in err
+
+
+def test_no_progress_on_a_dumb_terminal(capsys, monkeypatch):
+    # TERM=dumb cannot redraw a bar: rich would leave a blank line behind
+    monkeypatch.setenv("TERM", "dumb")
+    monkeypatch.setattr(sys, "stderr", _Terminal())
+    assert main(["perft", START, "2", "--divide"]) == 0
+    assert sys.stderr.buf.getvalue() == ""
+    assert capsys.readouterr().out.splitlines()[-1] == "400"
