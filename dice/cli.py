@@ -67,8 +67,12 @@ def cmd_tree(args) -> int:
 
 
 def cmd_playable(args) -> int:
+    from chess_rules.notation import normalize_uci
+
     from . import playable_dice
     dfen, played = _split(args.dfen, "playable")
+    for u in played:
+        normalize_uci(u)    # malformed move text is an error, not null (as for explain)
     print(json.dumps(playable_dice(dfen, played, _rules(args))))
     return 0
 

@@ -139,3 +139,12 @@ def test_dice_explain_names_the_production_or_the_refusing_rule(capsys):
     assert code == 0 and out.startswith("a1b1: refused by dice.die-filter - no king die")
     code, out, err = run(capsys, "dice", "explain", EXAMPLE, "c2")
     assert code == 2 and out == "" and "c2" in err
+
+
+def test_playable_after_text_that_is_no_move_is_an_error_not_null(capsys):
+    # null answers "no legal turn begins so"; 'zz' is no micro-move at all
+    code, out, err = run(capsys, "dice", "playable", START_QRN, "b1a3", "zz")
+    assert code == 2 and out == "" and "bad move 'zz'" in err
+    # what the API reads as UCI is still read: a capital promotion letter
+    d = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1 PK"
+    assert json.loads(run(capsys, "dice", "playable", d, "a7a8Q")[1]) == [6]
