@@ -714,7 +714,10 @@ class Game:
             replay._play(replay._find(m.uci()))
         out = self.outcome()
         result = out.result() if out else "*"
-        start = None if self._start_fen == STARTING_FEN else self._start_fen
+        # no FEN tag means the standard start to every reader (python-chess's,
+        # and ours, which starts a rule set of its own start-fen there)
+        standard = self._start_fen == STARTING_FEN and start_fen(self.ruleset) == STARTING_FEN
+        start = None if standard else self._start_fen
         tags = dict(headers or {})
         if self.ruleset.presets:
             tags.setdefault("Variant", ", ".join(self.ruleset.presets))
