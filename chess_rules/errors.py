@@ -8,7 +8,7 @@ as in its message.
 from __future__ import annotations
 
 __all__ = ["ChessError", "ArgumentError", "FenError", "IllegalMoveError", "MoveParseError",
-           "ReentrantCallError"]
+           "ReentrantCallError", "PgnError", "PgnSyntaxError", "PgnMoveError"]
 
 
 class ChessError(Exception):
@@ -107,3 +107,68 @@ class ReentrantCallError(ChessError, RuntimeError):
 
     def __reduce__(self):
         return (type(self), (self.method,))
+
+
+def _at(source: str | None, line: int, column: int) -> str:
+    return f"{source + ':' if source else ''}{line}:{column}"
+
+
+class PgnError(ChessError, ValueError):
+    """PGN text that cannot be played: a tag whose value the reader cannot use
+    (a FEN that is no position, a ``Variant`` that names rules it does not know),
+    or more than one game where one is asked for. Its subclasses are the text
+    that cannot be read (:class:`PgnSyntaxError`) and the move that cannot be
+    played (:class:`PgnMoveError`).
+
+    Attributes:
+        reason: what is wrong.
+        line, column: where, in the text (1-based; the column counts characters).
+        source: the file the text came from, when known.
+    """
+
+    def __init__(self, reason: str, line: int, column: int, source: str | None = None):
+        self.reason = reason
+        self.line = line
+        self.column = column
+        self.source = source
+        ChessError.__init__(self, f"{_at(source, line, column)}: {reason}")
+
+    def __reduce__(self):
+        return (type(self), (self.reason, self.line, self.column, self.source))
+
+
+class PgnSyntaxError(PgnError):
+    """PGN text that does not read as PGN: a tag pair, a comment or a variation
+    left open, a word that is no move, a tag given twice."""
+
+
+class PgnMoveError(PgnError, IllegalMoveError):
+    """A move of a PGN game that the rules do not allow at that point (or that
+    names several legal moves, or is a null move, which no rule plays).
+
+    Attributes:
+        san: the move as the text writes it (also ``move``).
+        number: its move number, as PGN writes it (``'12.'``, ``'12...'``).
+        reason: why the rules refuse it: the refusing production's reason, as
+            :meth:`Game.explain <chess_rules.game.Game.explain>` gives it.
+        rule: the production that refuses it, or None.
+        uci: the move the rules were asked about (``'e1g1'`` for ``O-O``), or None
+            when the text names no piece that could make it.
+        line, column, source: where the move is written.
+    """
+
+    def __init__(self, san: str, number: str, reason: str, line: int, column: int,
+                 source: str | None = None, rule: str | None = None, uci: str | None = None):
+        self.san = self.move = san
+        self.number = number
+        self.rule = rule
+        self.uci = uci
+        self.reason = reason
+        self.line, self.column, self.source = line, column, source
+        what = f"{san} ({uci})" if uci and uci != san else san
+        why = f"refused by {rule} - {reason}" if rule else reason
+        ChessError.__init__(self, f"{_at(source, line, column)}: move {number} {what}: {why}")
+
+    def __reduce__(self):
+        return (type(self), (self.san, self.number, self.reason, self.line, self.column,
+                             self.source, self.rule, self.uci))

@@ -81,7 +81,7 @@ class Game:
     Position: ``fen()``, ``board_fen()``, ``turn``, ``piece_at``, ``pieces``,
     ``castling_rights``, ``ep_squares``, ``str(game)``. Moves: ``legal_moves``,
     ``legal_uci``, ``is_legal``, ``push``, ``push_san``, ``pop``, ``move_stack``,
-    ``san``, ``parse_san``, ``pgn``, ``copy``. Verdicts: ``is_check``,
+    ``san``, ``parse_san``, ``pgn``, ``from_pgn``, ``copy``. Verdicts: ``is_check``,
     ``is_checkmate``, ``is_stalemate``, ``outcome``, ``is_game_over``,
     ``repetitions``. The engine's word: ``explain``, ``rules``, ``perft``.
 
@@ -150,6 +150,39 @@ class Game:
     def from_fen(cls, fen: str, presets=(), config=None, ruleset: RuleSet | None = None) -> "Game":
         """A game from a FEN (or extended position) under FIDE plus ``presets``."""
         return cls(fen, ruleset=ruleset, presets=presets, config=config)
+
+    @classmethod
+    def from_pgn(cls, text: str, presets=None, ruleset: RuleSet | None = None, config=None,
+                 source: str | None = None) -> "Game":
+        """The game a PGN text records, its moves played through the rules.
+
+        The text holds one game (:func:`chess_rules.pgn.read_games` reads a file
+        of several). It starts from the ``FEN`` tag, else from the rule set's
+        start; the rules are ``ruleset``, or FIDE plus ``presets``, or, when
+        neither is given, the presets the ``Variant`` tag names (as :meth:`pgn`
+        writes it; ``config`` configures them). Text that is not PGN raises
+        :class:`~chess_rules.errors.PgnSyntaxError`, a move the rules refuse
+        :class:`~chess_rules.errors.PgnMoveError` (an IllegalMoveError), each
+        with its line and column (``source``, a file name, goes in front).
+
+        >>> g = Game.from_pgn('[Variant "double-move"]\\n\\n1. e4 d4 1... e5 d5 *')
+        >>> g.ruleset.presets, [m.uci() for m in g.move_stack]
+        (['double-move'], ['e2e4', 'd2d4', 'e7e5', 'd7d5'])
+        >>> Game.from_pgn("1. e4 e5 2. Ke3 *")
+        Traceback (most recent call last):
+        ...
+        chess_rules.errors.PgnMoveError: 1:13: move 2. Ke3 (e1e3): no rule moves the king on e1 to e3 ...
+        """
+        from .errors import PgnError
+        from .pgn import read_games
+        from .replay import play
+        games = read_games(text, source)
+        if len(games) != 1:
+            line, column = (games[1].line, games[1].column) if games else (1, 1)
+            raise PgnError(f"the text holds {len(games) or 'no'} game"
+                           f"{'s' if len(games) > 1 else ''}; Game.from_pgn reads one "
+                           f"(chess_rules.pgn.read_games reads them all)", line, column, source)
+        return play(games[0], presets=presets, ruleset=ruleset, config=config, game_class=cls)
 
     def parse_position(self, text: str) -> FenPosition:
         """Parse a FEN (extended forms are handled by :mod:`chess_rules.position`)."""

@@ -8,7 +8,7 @@ import pytest
 #: keeps the list whole).
 MODULES = ["rete", "rete.declare", "rete.model", "rete.session", "chess_rules.game",
            "chess_rules.fide", "chess_rules.moves", "chess_rules.pyrules", "chess_rules.ruleset",
-           "chess_rules.scenarios.checks",
+           "chess_rules.pgn", "chess_rules.replay", "chess_rules.scenarios.checks",
            "dice.engine", "dice.turns", "presets", "presets.registry"]
 PACKAGES = ("rete", "chess_rules", "presets", "dice")
 
