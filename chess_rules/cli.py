@@ -16,6 +16,7 @@ sorted; ``perft`` prints the node count as its last line (with ``--divide``,
     houserules rete graph [FILE.hr | --preset ID ... --rules FILE.hr ...] [--dot]
     houserules test PATH ...
     houserules play [--preset ID ...] [--layout ID]
+    houserules replay FILE.pgn [--preset ID ...]
     houserules dice ...
     houserules --version
 
@@ -347,6 +348,57 @@ def cmd_play(args) -> int:
     return play(fen, rs, human=args.human, seed=args.seed, max_moves=args.max_moves)
 
 
+def _read_pgn(path: str) -> tuple[str, str]:
+    """A PGN file's text (``-``: standard input) and the name to report it by:
+    UTF-8, else Latin-1, the encoding the PGN standard itself names."""
+    if path == "-":
+        stdin = sys.stdin
+        buffer = getattr(stdin, "buffer", None)
+        if buffer is None:          # (closed, or a text stream put in its place)
+            return (stdin.read() if stdin is not None else ""), "<stdin>"
+        data, source = buffer.read(), "<stdin>"
+    else:
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError as e:
+            raise OSError(f"cannot read PGN file {path!r}: {e.strerror or e}") from None
+        source = path
+    try:
+        return data.decode("utf-8-sig"), source
+    except UnicodeDecodeError:
+        return data.decode("latin-1"), source
+
+
+def cmd_replay(args) -> int:
+    from chess_rules.pgn import read_games
+    from chess_rules.play import result_text
+    from chess_rules.replay import moves, start
+    text, source = _read_pgn(args.file)
+    games = read_games(text, source)
+    if not games:
+        raise ChessError(f"{source}: no game in the text")
+    # rules the options name are the rules; without them, the Variant tag's presets
+    own = any(getattr(args, k, None) for k in ("preset", "rules", "modifier", "ruleset"))
+    ruleset = _ruleset(args) if own else None
+    config = None if own else (_parse_config(args.config) or None)
+    for i, pgn in enumerate(games, 1):
+        if len(games) > 1:
+            print(f"{'' if i == 1 else chr(10)}game {i} (line {pgn.line}): "
+                  f"{pgn.tags.get('White', '?')} - {pgn.tags.get('Black', '?')}")
+        game = start(pgn, ruleset=ruleset, config=config)
+        for step in moves(game, pgn):
+            print(f"{step.number} {step.pgn.san}  {step.color} plays {step.move.uci()}  "
+                  f"({step.move.rule})")
+        print(f"fen: {game.fen()}")
+        out = game.outcome()
+        said = result_text(out) if out is not None else "ongoing"
+        if pgn.result != (out.result() if out is not None else "*"):
+            said += f" (the file records {pgn.result})"
+        print(f"outcome: {said}")
+    return 0
+
+
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
     try:
@@ -436,6 +488,19 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--max-moves", type=count_arg, default=200,
                     help="stop after this many plies (default: 200)")
     pl.set_defaults(func=cmd_play)
+
+    rp = sub.add_parser(
+        "replay", help="play a PGN file's games through the rules, move by move",
+        description="Play the games of a PGN file through the rules: each move of the main "
+                    "line is said with the rule that generated it, then the final FEN and "
+                    "the outcome. The rules are the presets of the game's Variant tag "
+                    "(--config configures them), unless --preset, --rules, --modifier or "
+                    "--ruleset name others; the game starts from its FEN tag. The first "
+                    "move the rules refuse stops the replay with its line, column and the "
+                    "rule's reason (exit status 2).")
+    rp.add_argument("file", metavar="FILE.pgn", help="a PGN file ('-': standard input)")
+    _add_rules_options(rp, fen=False)
+    rp.set_defaults(func=cmd_replay)
 
     from presets.modifiers import add_cli as add_modifier_commands
     add_modifier_commands(sub)

@@ -65,7 +65,7 @@ def test_unknown_layout_and_preset_are_errors(capsys):
 
 
 @pytest.mark.parametrize("argv", [["presets", "--help"], ["layouts", "--help"],
-                                  ["moves", "--help"], ["--help"]])
+                                  ["moves", "--help"], ["replay", "--help"], ["--help"]])
 def test_help(capsys, argv):
     with pytest.raises(SystemExit) as ei:
         main(argv)
