@@ -7,7 +7,7 @@ PY      = $(VENV)/bin/python
 STAMP   = $(VENV)/.installed-dev
 BSTAMP  = $(VENV)/.installed-bench
 
-.PHONY: demo test test-slow bench bench-rete bench-perft bench-presets bench-dice bench-instructions clean
+.PHONY: demo test test-floors test-slow bench bench-rete bench-perft bench-presets bench-dice bench-instructions clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,18 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest
+
+# the fast suite against the lowest version pyproject.toml allows of every
+# direct dependency (its own venv: the floors are a promise to pip users)
+FLOORS_VENV = .venv-floors
+test-floors:
+	$(PYTHON) -m venv $(FLOORS_VENV)
+	$(FLOORS_VENV)/bin/python -m pip install --quiet $$($(PYTHON) -c "import tomllib; \
+	p = tomllib.load(open('pyproject.toml', 'rb'))['project']; \
+	print(' '.join(r.replace('>=', '==') \
+	for r in p['dependencies'] + p['optional-dependencies']['dev']))")
+	$(FLOORS_VENV)/bin/python -m pip install --quiet --no-deps -e .
+	$(FLOORS_VENV)/bin/python -m pytest
 
 test-slow: $(STAMP)
 	$(PY) -m pytest -m slow
@@ -50,4 +62,4 @@ bench-instructions: $(BSTAMP)
 	$(PY) benchmarks/instructions.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache
+	rm -rf $(VENV) $(FLOORS_VENV) build *.egg-info .pytest_cache

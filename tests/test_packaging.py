@@ -1,0 +1,100 @@
+"""What a user who installs houserules with pip gets: the data files the code
+opens lie in the packages pyproject.toml ships, and the shipped code imports
+only the dependencies it declares. No wheel is built here (too slow for the
+fast suite)."""
+from __future__ import annotations
+
+import ast
+import fnmatch
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+SETUPTOOLS = PYPROJECT["tool"]["setuptools"]
+FIND = SETUPTOOLS["packages"]["find"]
+INCLUDE = FIND["include"]
+PACKAGE_DATA = SETUPTOOLS["package-data"]["*"]
+TOP_LEVEL = sorted({pattern.rstrip("*") for pattern in INCLUDE})
+
+#: Top-level source folders that are not shipped: they need the repository.
+NOT_SHIPPED = {"tests", "benchmarks", "examples", "docs"}
+
+#: Runtime import name -> the distribution that provides it.
+DISTRIBUTION = {"pydantic": "pydantic", "networkx": "networkx", "lark": "lark", "rich": "rich"}
+
+#: Shipped modules allowed to import a dev dependency, and why.
+DEV_ONLY = {
+    "chess_rules/scenarios/pytest_plugin.py": {"pytest"},   # loaded by pytest only
+    "dice/baseline.py": {"chess"},      # a test and benchmark oracle, says its docstring
+}
+
+
+def _shipped_files():
+    for top in TOP_LEVEL:
+        for path in sorted((ROOT / top).rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                yield path
+
+
+def _dist_name(requirement: str) -> str:
+    return requirement.split(">")[0].split("=")[0].split("<")[0].split("[")[0].strip().lower()
+
+
+def test_the_shipped_packages_are_every_top_level_package_of_the_project():
+    packages = {p.parent.name for p in ROOT.glob("*/__init__.py")}
+    assert packages - NOT_SHIPPED == set(TOP_LEVEL)
+
+
+def test_every_data_file_in_a_package_folder_is_shipped():
+    # gallery/ has no __init__.py: it ships only because find's namespaces default is on
+    assert FIND.get("namespaces", True)
+    data = [p for p in _shipped_files() if p.suffix not in (".py", ".pyc")]
+    assert data, "the grammars and the modifier gallery are data files"
+    for path in data:
+        rel = path.relative_to(ROOT)
+        package = ".".join(rel.parent.parts)
+        assert any(fnmatch.fnmatch(package, pattern) for pattern in INCLUDE), rel
+        assert any(fnmatch.fnmatch(path.name, pattern) for pattern in PACKAGE_DATA), \
+            f"{rel} is not matched by [tool.setuptools.package-data] in pyproject.toml"
+
+
+@pytest.mark.parametrize("path", ["rete/rules.lark", "chess_rules/scenarios/scenario.lark",
+                                  "presets/modifiers/gallery/berserker.json"])
+def test_the_files_the_code_opens_are_data_files_of_a_package(path):
+    assert (ROOT / path).is_file()
+    assert any(fnmatch.fnmatch(Path(path).name, pattern) for pattern in PACKAGE_DATA)
+
+
+def test_shipped_code_imports_only_declared_dependencies():
+    declared = {_dist_name(r) for r in PYPROJECT["project"]["dependencies"]}
+    assert set(DISTRIBUTION.values()) == declared
+    own = set(TOP_LEVEL) | {"__future__"}
+    for path in _shipped_files():
+        if path.suffix != ".py":
+            continue
+        rel = path.relative_to(ROOT).as_posix()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                top = name.split(".")[0]
+                if top in own or top in sys.stdlib_module_names:
+                    continue
+                assert top in DISTRIBUTION or top in DEV_ONLY.get(rel, ()), \
+                    f"{rel} imports {top!r}, which is no runtime dependency in pyproject.toml"
+
+
+def test_every_dependency_has_a_floor_that_make_test_floors_can_pin():
+    reqs = PYPROJECT["project"]["dependencies"] + PYPROJECT["project"]["optional-dependencies"]["dev"]
+    for r in reqs:
+        name, sep, version = r.partition(">=")
+        assert sep and name.strip() and version.strip()[0].isdigit(), r
+        assert not any(c in version for c in "<>=!,;"), r
