@@ -98,3 +98,26 @@ def test_every_dependency_has_a_floor_that_make_test_floors_can_pin():
         name, sep, version = r.partition(">=")
         assert sep and name.strip() and version.strip()[0].isdigit(), r
         assert not any(c in version for c in "<>=!,;"), r
+
+
+#: What setuptools puts in every sdist by itself.
+SDIST_DEFAULT = {"README.md", "pyproject.toml", "MANIFEST.in", "setup.cfg", "PKG-INFO"}
+#: Left out of the sdist on purpose: local state and build output.
+NOT_SOURCE = {"build", "dist", "__pycache__"}
+
+
+def test_the_sdist_holds_every_top_level_file_and_folder_of_the_source():
+    """The tests read examples/, benchmarks/, docs/, RULES.md by path: an sdist
+    without them builds a wheel but cannot test it."""
+    manifest = (ROOT / "MANIFEST.in").read_text(encoding="utf-8").split("\n")
+    named = set()
+    for line in manifest:
+        words = line.split("#")[0].split()
+        if words and words[0] in ("include", "graft"):
+            named.update(words[1:])
+    for entry in sorted(ROOT.iterdir()):
+        name = entry.name
+        if (name.startswith(".") or name in NOT_SOURCE or name.endswith(".egg-info")
+                or name in SDIST_DEFAULT or name in TOP_LEVEL):
+            continue
+        assert name in named, f"{name} is not in the sdist: add it to MANIFEST.in"
