@@ -1,16 +1,22 @@
 """What a user who installs houserules with pip gets: the data files the code
-opens lie in the packages pyproject.toml ships, and the shipped code imports
-only the dependencies it declares. No wheel is built here (too slow for the
+opens lie in the packages pyproject.toml ships, the shipped code imports only
+the dependencies it declares, the sdist holds the whole source, and the pytest
+plugin (loaded by every pytest run wherever houserules is installed) loads no
+engine until a .hrt file is collected. No wheel is built here (too slow for the
 fast suite)."""
 from __future__ import annotations
 
 import ast
 import fnmatch
+import os
+import subprocess
 import sys
 import tomllib
 from pathlib import Path
 
 import pytest
+
+pytest_plugins = ["pytester"]
 
 ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
@@ -121,3 +127,43 @@ def test_the_sdist_holds_every_top_level_file_and_folder_of_the_source():
                 or name in SDIST_DEFAULT or name in TOP_LEVEL):
             continue
         assert name in named, f"{name} is not in the sdist: add it to MANIFEST.in"
+
+
+def _fresh_python(code: str, cwd: Path) -> str:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    r = subprocess.run([sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    return r.stdout.strip()
+
+
+HEAVY = ("rete", "networkx", "lark", "pydantic", "rich", "chess_rules.game")
+
+
+def test_importing_the_pytest_plugin_loads_no_engine(tmp_path):
+    out = _fresh_python("import sys, chess_rules.scenarios.pytest_plugin\n"
+                        f"print(sorted(m for m in {HEAVY!r} if m in sys.modules))", tmp_path)
+    assert out == "[]"
+
+
+def test_the_scenario_package_still_offers_its_reader_and_runner(tmp_path):
+    out = _fresh_python("import chess_rules.scenarios as s\n"
+                        "from chess_rules.scenarios import parse_text\n"
+                        "print(s.run_scenario.__module__, parse_text.__module__, "
+                        "'run_scenario' in s.__all__)", tmp_path)
+    assert out == "chess_rules.scenarios.runner chess_rules.scenarios.parser True"
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        import chess_rules.scenarios as s
+        s.nothing   # noqa: B018
+
+
+def test_a_project_without_hrt_files_runs_its_tests_without_the_engine(pytester):
+    pytester.makepyfile(test_user=f"""
+        import sys
+
+        def test_nothing_of_houserules_was_loaded():
+            assert [m for m in {HEAVY!r} if m in sys.modules] == []
+    """)
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-o", "addopts=")
+    result.assert_outcomes(passed=1)
+    assert "houserules" in result.stdout.str()          # the plugin was loaded all the same

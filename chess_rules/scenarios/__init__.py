@@ -13,13 +13,25 @@ from pathlib import Path
 from typing import Iterable
 
 from .model import Arg, Expectation, Loc, Scenario, ScenarioError, ScenarioFailure, Setup, Step
-from .parser import parse_file, parse_text
-from .runner import run_scenario
 
 __all__ = ["Arg", "Expectation", "Loc", "Scenario", "ScenarioError", "ScenarioFailure",
            "Setup", "Step", "parse_file", "parse_text", "run_scenario", "find_files", "main"]
 
 EXTENSION = ".hrt"
+
+# The reader and the runner load lark and the engine: they are imported on first
+# use, so that the pytest plugin (a submodule, loaded by every pytest run where
+# houserules is installed) costs a project without .hrt files next to nothing.
+_LAZY = {"parse_file": "parser", "parse_text": "parser", "run_scenario": "runner"}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def find_files(paths: Iterable[str | Path]) -> list[Path]:
@@ -44,7 +56,8 @@ def main(paths: Iterable[str | Path], out=None) -> int:
     failed, :data:`NO_SCENARIOS` (5) when there was no scenario to run.
     A ``HOUSERULES_SCENARIO_TIMEOUT`` that is no number raises ``ValueError``
     before anything runs."""
-    from .runner import scenario_timeout
+    from .parser import parse_file
+    from .runner import run_scenario, scenario_timeout
     scenario_timeout()                  # a bad setting refuses the run, not each scenario
     out = out or sys.stdout
     passed = failed = 0

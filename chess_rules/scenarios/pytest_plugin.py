@@ -11,14 +11,16 @@ import os
 import pytest
 
 from .model import ScenarioError, ScenarioFailure
-from .parser import parse_file
-from .runner import run_scenario
+from .timeout import scenario_timeout
 
 EXTENSION = ".hrt"
 
+# pytest loads this plugin in every project where houserules is installed: the
+# reader and the runner (lark, the engine, networkx) are imported only when a
+# .hrt file is collected.
+
 
 def pytest_configure(config):
-    from .runner import scenario_timeout
     try:
         scenario_timeout()
     except ValueError as e:             # a limit mistyped is not silently the default
@@ -33,6 +35,7 @@ def pytest_collect_file(parent, file_path):
 
 class ScenarioFile(pytest.File):
     def collect(self):
+        from .parser import parse_file
         try:
             scenarios = parse_file(self.path)
         except ScenarioError as e:
@@ -58,6 +61,7 @@ class ScenarioItem(pytest.Item):
         self.scenario = scenario
 
     def runtest(self):
+        from .runner import run_scenario
         run_scenario(self.scenario)
 
     def repr_failure(self, excinfo):

@@ -8,8 +8,6 @@ explanation of the move involved) at the first that does not, and
 """
 from __future__ import annotations
 
-import math
-import os
 import signal
 import threading
 
@@ -17,31 +15,13 @@ from .dice_runner import DiceRunner
 from .game_runner import GameRunner
 from .model import Expectation, Scenario, ScenarioError, ScenarioFailure, Step, scenario_error
 from .setup import REFUSALS, locate_setup_error
+from .timeout import DEFAULT_TIMEOUT, scenario_timeout
 
 __all__ = ["run_scenario", "scenario_timeout", "ScenarioFailure", "DEFAULT_TIMEOUT"]
-
-#: Seconds a scenario may run before it is stopped (``HOUSERULES_SCENARIO_TIMEOUT``; 0 = never).
-DEFAULT_TIMEOUT = 60.0
 
 
 class _Timeout(BaseException):
     pass
-
-
-def scenario_timeout() -> float:
-    """Seconds from ``HOUSERULES_SCENARIO_TIMEOUT`` (unset or empty: the default;
-    0, a negative number or ``inf``: no limit). Text that is no number raises
-    ``ValueError``: a limit mistyped is not silently the default."""
-    raw = os.environ.get("HOUSERULES_SCENARIO_TIMEOUT")
-    if raw is None or not raw.strip():
-        return DEFAULT_TIMEOUT
-    try:
-        t = float(raw)
-    except ValueError:
-        raise ValueError(f"HOUSERULES_SCENARIO_TIMEOUT={raw!r} is not a number of seconds "
-                         f"(e.g. 120; 0 or inf for no limit; unset for the default "
-                         f"{DEFAULT_TIMEOUT:g})") from None
-    return t if math.isfinite(t) and t > 0 else 0.0
 
 
 def run_scenario(sc: Scenario, timeout: float | None = None, ruleset=None) -> None:
