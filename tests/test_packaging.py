@@ -106,8 +106,8 @@ def test_every_dependency_has_a_floor_that_make_test_floors_can_pin():
         assert not any(c in version for c in "<>=!,;"), r
 
 
-#: What setuptools puts in every sdist by itself.
-SDIST_DEFAULT = {"README.md", "pyproject.toml", "MANIFEST.in", "setup.cfg", "PKG-INFO"}
+#: What setuptools puts in every sdist by itself (LICENSE: its default license-files).
+SDIST_DEFAULT = {"README.md", "LICENSE", "pyproject.toml", "MANIFEST.in", "setup.cfg", "PKG-INFO"}
 #: Left out of the sdist on purpose: local state and build output.
 NOT_SOURCE = {"build", "dist", "__pycache__"}
 
