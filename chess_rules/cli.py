@@ -126,9 +126,26 @@ def _fen(args) -> str:
     return fen
 
 
-def _game(args):
+def _game(args, after: str | None = None, missing: str = ""):
+    """The game of the command's position and rules. ``after``: the argument that
+    follows the FEN (a DEPTH, a MOVE) as given; when a FEN the shell split reads
+    only with it back, the FEN's last word was taken for it, and the error is
+    ``missing`` (that argument was left out), not the FEN's."""
+    from chess_rules.errors import FenError
     from chess_rules.game import Game
-    return Game(_fen(args), ruleset=_ruleset(args))
+    fen = _fen(args)
+    rs = _ruleset(args)
+    try:
+        return Game(fen, ruleset=rs)
+    except FenError as e:
+        if after is None or len(getattr(args, "fen", None) or ()) < 2:
+            raise
+        error = e
+    try:
+        Game(f"{fen} {after}", ruleset=rs)
+    except ChessError:
+        raise error from None
+    raise ChessError(missing)
 
 
 def _add_fen(p) -> None:
@@ -163,7 +180,7 @@ def cmd_moves(args) -> int:
 
 
 def cmd_perft(args) -> int:
-    g = _game(args)
+    g = _game(args, str(args.depth), "perft needs a DEPTH after the position (e.g. ... 3)")
     if args.depth < 0:
         raise ChessError("DEPTH must be 0 or more")
     if args.depth > MAX_PERFT_DEPTH:
@@ -218,7 +235,7 @@ def cmd_explain(args) -> int:
     if not args.fen and not args.layout and "/" in args.move:
         # one argument, and it is a position: argparse took it for the move
         raise ChessError("explain needs a MOVE after the position (e.g. ... e2e4)")
-    g = _game(args)
+    g = _game(args, args.move, "explain needs a MOVE after the position (e.g. ... e2e4)")
     parse_uci(args.move.strip())     # malformed move text is an error, not an answer
     print(g.explain(args.move).text)
     return 0

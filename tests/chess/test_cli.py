@@ -468,3 +468,21 @@ def test_no_progress_on_a_dumb_terminal(capsys, monkeypatch):
     assert main(["perft", START, "2", "--divide"]) == 0
     assert sys.stderr.buf.getvalue() == ""
     assert capsys.readouterr().out.splitlines()[-1] == "400"
+
+
+@pytest.mark.parametrize("argv, missing", [
+    (["perft", *START.split()], "perft needs a DEPTH after the position"),
+    (["explain", *START.split()], "explain needs a MOVE after the position"),
+    (["perft", *KIWIPETE.split()[:-1], "12"], "perft needs a DEPTH after the position"),
+])
+def test_a_split_fen_without_what_follows_it_says_what_is_missing(capsys, argv, missing):
+    # the FEN's last word (its move number) was taken for the DEPTH or the MOVE:
+    # the FEN left is short of a field, which is not what the user got wrong
+    code, out, err = run(capsys, *argv)
+    assert (code, out) == (2, "")
+    assert missing in err and "bad FEN" not in err
+
+
+def test_a_split_fen_that_is_wrong_itself_is_still_a_bad_fen(capsys):
+    code, _, err = run(capsys, "perft", *START.split()[:-2], "x", "1", "2")
+    assert code == 2 and "bad FEN" in err
