@@ -532,10 +532,25 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    if isinstance(sys.stdout, io.TextIOWrapper):
+    stdout = sys.stdout
+    errors = stdout.errors if isinstance(stdout, io.TextIOWrapper) else None
+    if errors is not None:
         # what the output's encoding lacks (a scenario's name on an ASCII-only
         # terminal) is escaped, as on stderr, instead of stopping the command
-        sys.stdout.reconfigure(errors="backslashreplace")
+        stdout.reconfigure(errors="backslashreplace")
+    try:
+        return _run(argv)
+    finally:
+        # called as a library function, main leaves the caller's stdout as it was
+        if errors is not None and not stdout.closed:
+            try:
+                stdout.reconfigure(errors=errors)   # (it flushes first)
+            except OSError:     # a reader gone: the command has said so (141)
+                pass
+
+
+def _run(argv: list[str] | None) -> int:
+    """The command, its errors reported as main promises."""
     try:
         # building the parser imports the presets (half a second): a Ctrl-C
         # then is reported as one during the command

@@ -486,3 +486,15 @@ def test_a_split_fen_without_what_follows_it_says_what_is_missing(capsys, argv, 
 def test_a_split_fen_that_is_wrong_itself_is_still_a_bad_fen(capsys):
     code, _, err = run(capsys, "perft", *START.split()[:-2], "x", "1", "2")
     assert code == 2 and "bad FEN" in err
+
+
+def test_main_leaves_stdout_as_it_found_it(capsys, monkeypatch):
+    # main() called as a library function: the caller's stdout keeps its error
+    # handler (escaping is what the command does while it runs, not after)
+    import io
+    stream = io.TextIOWrapper(io.BytesIO(), encoding="ascii", errors="strict")
+    monkeypatch.setattr(sys, "stdout", stream)
+    assert main(["moves", "--layout", "standard"]) == 0
+    assert stream.errors == "strict"
+    with pytest.raises(UnicodeEncodeError):
+        print("\u00e7", file=stream)
