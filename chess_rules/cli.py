@@ -85,8 +85,13 @@ def text_arg(text: str) -> str:
 
 def _presets(args) -> list[str]:
     """The ``--preset`` ids: each option names one, or several separated by commas."""
-    return [pid.strip() for item in getattr(args, "preset", None) or []
-            for pid in item.split(",")]
+    ids = []
+    for item in getattr(args, "preset", None) or []:
+        for pid in item.split(","):
+            if not pid.strip():     # a comma too many: a slip, as an empty option is
+                raise ChessError(f"--preset {item!r}: an empty preset id in the list")
+            ids.append(pid.strip())
+    return ids
 
 
 def _ruleset(args):

@@ -498,3 +498,9 @@ def test_main_leaves_stdout_as_it_found_it(capsys, monkeypatch):
     assert stream.errors == "strict"
     with pytest.raises(UnicodeEncodeError):
         print("\u00e7", file=stream)
+
+
+def test_an_empty_name_in_a_preset_list_is_said_plainly(capsys):
+    code, out, err = run(capsys, "moves", "--layout", "standard", "--preset", "piece-hp,")
+    assert (code, out) == (2, "")
+    assert "--preset 'piece-hp,': an empty preset id" in err
