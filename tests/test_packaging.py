@@ -157,6 +157,19 @@ def test_the_scenario_package_still_offers_its_reader_and_runner(tmp_path):
         s.nothing   # noqa: B018
 
 
+def test_the_scenario_package_still_offers_its_submodules_and_lists_its_names(tmp_path):
+    # before the reader and the runner were lazy, importing the package imported
+    # them, so `chess_rules.scenarios.runner` worked as an attribute; dir() (and
+    # so completion, help) names what the package offers
+    out = _fresh_python("import chess_rules.scenarios as s\n"
+                        "print(s.runner.run_scenario is s.run_scenario, s.parser.__name__, "
+                        "s.setup.__name__, all(n in dir(s) for n in s.__all__))", tmp_path)
+    assert out == ("True chess_rules.scenarios.parser chess_rules.scenarios.setup True")
+    with pytest.raises(AttributeError, match="no attribute '__wrapped__'"):
+        import chess_rules.scenarios as s
+        s.__wrapped__   # noqa: B018
+
+
 def test_a_project_without_hrt_files_runs_its_tests_without_the_engine(pytester):
     pytester.makepyfile(test_user=f"""
         import sys

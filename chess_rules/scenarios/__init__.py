@@ -26,12 +26,20 @@ _LAZY = {"parse_file": "parser", "parse_text": "parser", "run_scenario": "runner
 
 
 def __getattr__(name: str):
+    import importlib.util
     if name in _LAZY:
-        import importlib
         value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
         globals()[name] = value
         return value
+    # a submodule (runner, parser, setup ...) was an attribute once the package was
+    # imported while the package imported them: it still is, imported now
+    if not name.startswith("__") and importlib.util.find_spec(f"{__name__}.{name}"):
+        return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
 
 
 def find_files(paths: Iterable[str | Path]) -> list[Path]:
