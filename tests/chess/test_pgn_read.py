@@ -2,6 +2,7 @@
 standard as real files have it, and each error with its line and column."""
 from __future__ import annotations
 
+import io
 import pickle
 import re
 
@@ -50,6 +51,16 @@ def test_tags_in_order_with_escaped_quotes_and_backslashes():
 def test_tags_on_one_line_and_spaced_inside_brackets():
     (g,) = read_games('[Event "a"][Site "b"]  [ Round  "3" ]\n1. d4 *')
     assert g.tags == {"Event": "a", "Site": "b", "Round": "3"}
+
+
+def test_tag_names_with_the_punctuation_python_chess_reads():
+    # python-chess (the differential's oracle) reads names with - + # = : in them,
+    # as some databases write them; they were refused as "expected a tag value"
+    text = '[White-Elo "2100"]\n[Time:Control "300+2"]\n[_Ours "x"]\n\n1. e4 *'
+    (g,) = read_games(text)
+    assert g.tags == {"White-Elo": "2100", "Time:Control": "300+2", "_Ours": "x"}
+    import chess.pgn
+    assert dict(chess.pgn.read_game(io.StringIO(text)).headers)["Time:Control"] == "300+2"
 
 
 def test_an_exported_game_reads_back_with_its_tags():
