@@ -389,7 +389,8 @@ def _read_pgn(path: str) -> tuple[str, str]:
     try:
         return data.decode("utf-8-sig"), source
     except UnicodeDecodeError:
-        return data.decode("latin-1"), source
+        # the UTF-8 mark an editor put on text that is Latin-1 all the same
+        return data.removeprefix(b"\xef\xbb\xbf").decode("latin-1"), source
 
 
 def cmd_replay(args) -> int:

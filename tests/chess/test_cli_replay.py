@@ -83,6 +83,16 @@ def test_standard_input_and_a_latin_1_file(capsys, tmp_path, monkeypatch):
     assert code == 0
 
 
+def test_a_file_with_a_utf_8_mark_and_latin_1_text(capsys, tmp_path):
+    # an editor's BOM on a file whose names are Latin-1 (pasted in from another
+    # file): read as Latin-1, the mark is no 'ï»¿' move at 1:1
+    path = tmp_path / "mixed.pgn"
+    path.write_bytes(b"\xef\xbb\xbf" + FOOLS_MATE.replace("Ann", "Zoé").encode("latin-1"))
+    code, out, err = run(capsys, "replay", str(path))
+    assert (code, err) == (0, "")
+    assert out.splitlines()[-1] == "outcome: 0-1 black wins by checkmate (fide.checkmate-win)"
+
+
 def test_errors_are_one_line_with_exit_2(capsys, tmp_path):
     cases = [
         (write(tmp_path, "1. e4 Zf3 *\n", "a.pgn"), "a.pgn:1:7: not a move: 'Zf3'"),
