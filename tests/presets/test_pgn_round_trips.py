@@ -9,6 +9,7 @@ turn after one number (``1. e4 d4 1... e5 d5``): the reader plays them in order.
 from __future__ import annotations
 
 import random
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,12 +17,12 @@ import pytest
 from chess_rules.game import Game
 from chess_rules.pgn import read_games
 from chess_rules.pyrules import load_ruleset_spec
-from presets import all_presets, load
-from presets.base import PresetError
 from presets.layouts import get_layout
-from presets.registry import check_composition, with_requirements
+from presets.registry import with_requirements
 
-METAS = {m.id: m for m in all_presets()}
+sys.path.insert(0, str(Path(__file__).parent))
+from _combinations import METAS, combinations  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -62,22 +63,6 @@ def test_every_preset_round_trips(pid):
     rng = random.Random(pid)
     g = playout(Game(start_of(ids), presets=ids), rng, 14)
     round_trip(g, {"White": 'Ann "A"', "Event": "round trip"})
-
-
-def combinations(n: int, seed: int) -> list[list[str]]:
-    rng = random.Random(seed)
-    names = sorted(METAS)
-    out: list[list[str]] = []
-    while len(out) < n:
-        ids = with_requirements(rng.sample(names, rng.choice((2, 3))))
-        try:
-            check_composition(ids)
-            load(*ids)
-        except PresetError:
-            continue
-        if ids not in out:
-            out.append(ids)
-    return out
 
 
 @pytest.mark.parametrize("ids", combinations(4, 3031), ids="+".join)

@@ -29,36 +29,19 @@ zero, and at every turn's end a copy is the same game.
 from __future__ import annotations
 
 import random
+import sys
+from pathlib import Path
 
 import pytest
 
 from chess_rules.errors import ChessError
 from chess_rules.game import Game
 from chess_rules.squares import SQUARE_NAMES
-from presets import all_presets, load
-from presets.base import PresetError
+from presets import load
 from presets.layouts import get_layout
-from presets.registry import check_composition, with_requirements
 
-METAS = {m.id: m for m in all_presets()}
-
-
-def combinations(n: int, seed: int) -> list[list[str]]:
-    rng = random.Random(seed)
-    names = sorted(METAS)
-    out: list[list[str]] = []
-    for _ in range(4000):
-        if len(out) >= n:
-            break
-        ids = with_requirements(rng.sample(names, rng.choice((2, 3))))
-        try:
-            check_composition(ids)
-            load(*ids)
-        except PresetError:
-            continue
-        if ids not in out:
-            out.append(ids)
-    return out
+sys.path.insert(0, str(Path(__file__).parent))
+from _combinations import METAS, combinations  # noqa: E402
 
 
 def layout_fen(ids) -> str:
