@@ -11,10 +11,10 @@ Output formats are a contract:
     houserules dice roll DFEN [--seed N]  the DFEN with three dice rolled
     houserules dice play [--seed N] [--white BOT] [--black BOT] [--human COLOR]
 
-Every command takes ``--preset ID`` (repeatable) and ``--config
-ID.KEY=VALUE``: Dice Chess played over those presets, the DFEN carrying their
-state in ``key:value`` tokens after the dice (``hp:e2=1``); ``play`` starts
-from the first preset's preferred layout.
+Every command takes ``--preset ID`` (repeatable, or ``--preset a,b``) and
+``--config ID.KEY=VALUE``: Dice Chess played over those presets, the DFEN
+carrying their state in ``key:value`` tokens after the dice (``hp:e2=1``);
+``play`` starts from the first preset's preferred layout.
 
 DFEN is best given as one quoted argument; unquoted, its first seven words are
 taken as the DFEN. Errors go to stderr with a non-zero exit (the typed errors
