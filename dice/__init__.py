@@ -112,7 +112,9 @@ micro-move it may allow more than the tree of the whole turn did (the spec's
 
 ``apply_move(dfen, uci)`` accepts exactly the moves ``legal_uci_moves`` lists.
 Anything else is refused, the error saying why: :class:`NoDieError` (no die for
-that piece; castling without a king and a rook die), :class:`NotLegalMoveError`
+that piece; castling without a king and a rook die; named only when that die
+would make it a micro-move: a move the die would not free, such as a knight's
+move onto its own piece, is refused for that reason), :class:`NotLegalMoveError`
 (no such micro-move: geometry, an empty square, the opponent's piece...),
 :class:`MaxMicroMovesError` (a micro-move that only begins turns spending fewer
 dice than the roll allows), :class:`GameOverError` (a king has been captured);

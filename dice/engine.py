@@ -21,7 +21,7 @@ from chess_rules.position import extended_suffix
 from chess_rules.ruleset import RuleSet
 from chess_rules.squares import PIECE_LETTER, SQUARE_NAMES, WHITE
 
-from .dfen import DfenPosition, checked_ruleset, parse_dfen
+from .dfen import TYPE_FACE, DfenPosition, checked_ruleset, parse_dfen
 from .errors import DiceError, RollError
 from .rules import KING_CAPTURED, dice_left, dice_rules, missing_die, move_dice, setup_dice
 
@@ -264,7 +264,10 @@ class DiceGame(Game):
     def explain(self, move) -> Explanation:
         """As :meth:`Game.explain`; a move whose piece has no die is refused by
         ``dice.die-filter`` (the movers of a type without a die do not run, so no
-        generator refuses it: the missing die is the reason)."""
+        generator refuses it: the missing die is the reason) when the die would
+        make it a micro-move. A move the die would not free (a knight's move no
+        knight makes, a blocked double step, castling through an attacked square)
+        is explained as it would be with the die: the die filter never sees it."""
         ex = super().explain(move)
         if ex.legal or ex.rule is not None:
             return ex
@@ -277,10 +280,31 @@ class DiceGame(Game):
         if ptype is None or st.colors[frm] != self.turn or self.is_game_over():
             return ex
         castle = ptype == "king" and castling_squares(self, self.turn, frm, to)
-        reason = missing_die(dice_left(self.session), ptype, "castle" if castle else "normal", frm)
+        kind = "castle" if castle else "normal"
+        reason = missing_die(dice_left(self.session), ptype, kind, frm)
         if reason is None:
             return ex
-        return Explanation(ex.move, False, "dice.die-filter", reason)
+        with_die, freed = self._explain_with_dice(ex.move, move_dice(ptype, kind))
+        if freed:
+            return Explanation(ex.move, False, "dice.die-filter", reason)
+        return with_die
+
+    def _explain_with_dice(self, uci: str, types) -> tuple[Explanation, bool]:
+        """How ``uci`` is explained with a die of each of ``types`` added, and
+        whether those dice make it (or, for a move on a promotion's squares, one
+        promotion on them) a micro-move. The dice are taken back: the game is
+        left as it was."""
+        s = self.session
+        mark = s.checkpoint()
+        try:
+            top = max((f.values["index"] for f in self.dice_facts()), default=-1)
+            for i, t in enumerate(types):
+                s.assert_fact("die", type=t, face=TYPE_FACE[t], index=top + 1 + i)
+            ex = super().explain(uci)
+            freed = ex.legal or any(k[:4] == uci[:4] and len(k) == 5 for k in self._generate())
+        finally:
+            s.rollback(mark)
+        return ex, freed
 
     def key(self) -> tuple:
         """What decides the rest of the turn: board, rights, targets, dice, result.

@@ -299,9 +299,10 @@ def test_dice_steps_and_expectations():
         expect dice 1 1 2
         expect playable 1 1 2
         expect legal e2e4 g1f3
-        expect illegal f1c4 by dice.die-filter
+        expect illegal f1c4 "cannot pass the pawn on e2"
         move e2e4
         expect dice 1 2
+        expect illegal f1c4 by dice.die-filter "no bishop die"
         expect playable 1 2
         move d2d4 g1f3
         expect dice none

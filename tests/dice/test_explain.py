@@ -133,7 +133,9 @@ def test_a_promotion_a_rule_drops_keeps_that_rules_reason_in_dice_chess():
     # a king die, no rook die: the king's two-square step from e4 is no castling
     ("4k3/8/8/8/4K3/8/8/8 w - - 0 1 K", "e4g4",
      "no rule moves the king on e4 to g4 (rules for the king: fide.king-move)"),
-    ("4k3/8/8/8/4K3/8/8/8 w - - 0 1 P", "e4g4", "no king die for the king on e4 (dice left: pawn)"),
+    # no king die either, but a king die would not make it a micro-move
+    ("4k3/8/8/8/4K3/8/8/8 w - - 0 1 P", "e4g4",
+     "no rule moves the king on e4 to g4 (rules for the king: fide.king-move)"),
     # on the castling squares castling's two dice stay the reason
     ("4k3/8/8/8/8/8/8/4K2R w K - 0 1 K", "e1g1",
      "castling needs a king die and a rook die (dice left: king)"),
@@ -141,3 +143,40 @@ def test_a_promotion_a_rule_drops_keeps_that_rules_reason_in_dice_chess():
 def test_a_kings_two_square_step_is_castling_only_on_the_castling_squares(dfen, move, reason):
     ex = explain_move(dfen, move)
     assert not ex.legal and ex.reason == reason
+
+
+@pytest.mark.parametrize("dfen,move,rule,reason", [
+    # no knight die, and no knight move lands on its own rook either
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 RRP", "b1a1",
+     None, "a1 holds white's own rook"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 RRP", "d1d3",
+     None, "the queen on d1 cannot pass the pawn on d2 on its way to d3"),
+    # castling dice missing, and castling through an attacked square besides
+    ("4kr2/8/8/8/8/8/8/4K2R w K - 0 1 P", "e1g1", "fide.castling", "f1 is attacked"),
+    ("4k3/8/8/8/8/4n3/4P3/4K3 w - - 0 1 N", "e2e4", "fide.pawn-double-push", "e3 is occupied"),
+])
+def test_a_move_the_missing_die_would_not_free_gets_its_own_reason(dfen, move, rule, reason):
+    # dice.die-filter is named only when the die would make the move a
+    # micro-move (it used to be named for any move of a piece without a die)
+    ex = explain_move(dfen, move)
+    assert (ex.legal, ex.rule) == (False, rule) and reason in ex.reason
+    with pytest.raises(DiceMoveError) as ei:
+        apply_move(dfen, move)
+    assert type(ei.value).__name__ == "NotLegalMoveError" and ei.value.rule == rule
+
+
+@pytest.mark.parametrize("dfen,move,reason", [
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 RRP", "b1c3",
+     "no knight die for the knight on b1 (dice left: pawn, rook, rook)"),
+    ("4k3/8/8/8/8/8/8/4K2R w K - 0 1 K", "e1g1",
+     "castling needs a king die and a rook die (dice left: king)"),
+    # a promotion's squares: the pawn die would make a promotion on them a micro-move
+    ("4k3/P7/8/8/8/8/8/4K3 w - - 0 1 N", "a7a8", "no pawn die for the pawn on a7 (dice left: knight)"),
+    ("4k3/P7/8/8/8/8/8/4K3 w - - 0 1 N", "a7a8k", "no pawn die for the pawn on a7 (dice left: knight)"),
+])
+def test_a_move_the_missing_die_would_free_is_refused_by_the_die_filter(dfen, move, reason):
+    from dice import NoDieError
+    ex = explain_move(dfen, move)
+    assert (ex.legal, ex.rule, ex.reason) == (False, "dice.die-filter", reason)
+    with pytest.raises(NoDieError):
+        apply_move(dfen, move)
