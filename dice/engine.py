@@ -12,6 +12,8 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
+from rete.model import as_production
+
 from chess_rules.errors import MoveParseError, ReentrantCallError
 from chess_rules.explain import castling_squares
 from chess_rules.game import Explanation, Game
@@ -285,9 +287,22 @@ class DiceGame(Game):
         if reason is None:
             return ex
         with_die, freed = self._explain_with_dice(ex.move, move_dice(ptype, kind))
-        if freed:
+        if freed or self._dropped_after_die_filter(with_die):
             return Explanation(ex.move, False, "dice.die-filter", reason)
         return with_die
+
+    def _dropped_after_die_filter(self, ex: Explanation) -> bool:
+        """Whether ``ex`` is a move generated and then dropped by a filter that runs
+        after ``dice.die-filter`` (a preset's: suicide chess's compulsory capture):
+        the die filter, first, would have dropped it for want of its die, and the
+        later filter judged candidates the added die made (a capture it allowed)."""
+        if not ex.generated_by or ex.rule is None:
+            return False
+        prods = self.ruleset.productions
+        if ex.rule not in prods or "dice.die-filter" not in prods:
+            return False
+        rule, die = as_production(prods[ex.rule]), as_production(prods["dice.die-filter"])
+        return rule.stage == die.stage and rule.salience < die.salience
 
     def _explain_with_dice(self, uci: str, types) -> tuple[Explanation, bool]:
         """How ``uci`` is explained with a die of each of ``types`` added, and
@@ -299,7 +314,8 @@ class DiceGame(Game):
         try:
             top = max((f.values["index"] for f in self.dice_facts()), default=-1)
             for i, t in enumerate(types):
-                s.assert_fact("die", type=t, face=TYPE_FACE[t], index=top + 1 + i)
+                # (a rule set's own piece type has no face: the die is make-believe anyway)
+                s.assert_fact("die", type=t, face=TYPE_FACE.get(t, 0), index=top + 1 + i)
             ex = super().explain(uci)
             freed = ex.legal or any(k[:4] == uci[:4] and len(k) == 5 for k in self._generate())
         finally:

@@ -180,3 +180,16 @@ def test_a_move_the_missing_die_would_free_is_refused_by_the_die_filter(dfen, mo
     assert (ex.legal, ex.rule, ex.reason) == (False, "dice.die-filter", reason)
     with pytest.raises(NoDieError):
         apply_move(dfen, move)
+
+
+def test_a_move_a_later_filter_would_drop_is_refused_by_the_die_filter_first():
+    # suicide chess: with a pawn die b2b4 would be dropped by the compulsory
+    # capture, but that filter runs after dice.die-filter, which drops it first
+    from presets import load
+    dfen = "rnbq1bn1/ppppkppr/8/7p/2N2p2/3P2PN/PPP1PP1P/1RBK1B1R w - - 1 4 KNR"
+    rs = load("suicide-chess")
+    ex = explain_move(dfen, "b2b4", rs)
+    assert (ex.rule, ex.reason) == (
+        "dice.die-filter", "no pawn die for the pawn on b2 (dice left: knight, rook, king)")
+    # a move whose die is there is the compulsory capture's to refuse
+    assert explain_move(dfen, "d1d2", rs).rule == "suicide-chess.compulsory-capture"
