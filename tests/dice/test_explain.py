@@ -171,8 +171,10 @@ def test_a_move_the_missing_die_would_not_free_gets_its_own_reason(dfen, move, r
     ("4k3/8/8/8/8/8/8/4K2R w K - 0 1 K", "e1g1",
      "castling needs a king die and a rook die (dice left: king)"),
     # a promotion's squares: the pawn die would make a promotion on them a micro-move
-    ("4k3/P7/8/8/8/8/8/4K3 w - - 0 1 N", "a7a8", "no pawn die for the pawn on a7 (dice left: knight)"),
-    ("4k3/P7/8/8/8/8/8/4K3 w - - 0 1 N", "a7a8k", "no pawn die for the pawn on a7 (dice left: knight)"),
+    ("4k3/P7/8/8/8/8/8/4K3 w - - 0 1 N", "a7a8",
+     "no pawn die for the pawn on a7 (dice left: knight)"),
+    ("4k3/P7/8/8/8/8/8/4K3 w - - 0 1 N", "a7a8k",
+     "no pawn die for the pawn on a7 (dice left: knight)"),
 ])
 def test_a_move_the_missing_die_would_free_is_refused_by_the_die_filter(dfen, move, reason):
     from dice import NoDieError
