@@ -129,6 +129,42 @@ def test_the_sdist_holds_every_top_level_file_and_folder_of_the_source():
         assert name in named, f"{name} is not in the sdist: add it to MANIFEST.in"
 
 
+#: Folders the tools leave in the source folders (pytest run from tests/ puts
+#: its cache and hypothesis's database there): local state, not source.
+CACHE_DIRS = ("__pycache__", ".hypothesis", ".pytest_cache")
+
+
+def _manifest_lines() -> list[str]:
+    lines = (ROOT / "MANIFEST.in").read_text(encoding="utf-8").split("\n")
+    return [line.split("#")[0].strip() for line in lines if line.split("#")[0].strip()]
+
+
+def test_the_sdist_leaves_out_the_caches_in_the_source_folders(tmp_path, monkeypatch):
+    """MANIFEST.in applied as the sdist applies it, with setuptools' own FileList
+    (building a real sdist is slow, and needs the setuptools pyproject.toml asks
+    for), to a tree with source files and the tools' caches in each folder it grafts."""
+    file_list = pytest.importorskip("setuptools.command.egg_info").FileList
+    words = [line.split() for line in _manifest_lines()]
+    grafted = [w[1] for w in words if w[0] == "graft"]
+    assert grafted
+    source = [name for w in words if w[0] == "include" for name in w[1:]]
+    local = []
+    for top in grafted:
+        source += [f"{top}/kept.md", f"{top}/sub/kept.py"]
+        local += [f"{top}/sub/stale.pyc"]
+        for cache in CACHE_DIRS:
+            local += [f"{top}/{cache}/v/cache/lastfailed", f"{top}/sub/{cache}/README.md",
+                      f"{top}/sub/{cache}/kept.cpython-311.pyc"]
+    for rel in source + local:
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("x", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    files = file_list()
+    for line in _manifest_lines():
+        files.process_template_line(line)
+    assert sorted(files.files) == sorted(source)
+
+
 def _fresh_python(code: str, cwd: Path) -> str:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     r = subprocess.run([sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True,
