@@ -28,7 +28,8 @@ from .errors import (ArgumentError, ChessError, IllegalMoveError, MoveParseError
 from .explain import Explanation, explain_move
 from .fen import STARTING_FEN, FenPosition
 from .moves import Move
-from .notation import MoveInfo, game_to_pgn, move_to_san, normalize_uci, parse_san
+from .notation import (MoveInfo, check_tags, game_to_pgn, move_to_san, normalize_uci,
+                       parse_san)
 from .ruleset import RuleSet, move_stages
 from .schema import TEMPLATES
 from .squares import PIECE_LETTER, SQUARE_NAMES, opposite
@@ -738,6 +739,8 @@ class Game:
         tag names them (``[Variant "piece-hp, king-heals"]``), unless
         ``headers`` gives one.
         """
+        if headers is not None:
+            check_tags(headers)
         moves = self.move_stack
         replay = Game(self._start_fen, ruleset=self.ruleset)
         sans, movers = [], []

@@ -9,7 +9,7 @@ legal move that a text names.
 from __future__ import annotations
 
 import re
-from typing import Callable, Iterable, NamedTuple, Sequence
+from typing import Callable, Iterable, Mapping, NamedTuple, Sequence
 
 from .errors import ArgumentError, MoveParseError
 from .squares import FILE_NAMES, KING, PAWN, PIECE_LETTER, RANK_NAMES, SQUARE_NAMES
@@ -17,7 +17,7 @@ from .squares import FILE_NAMES, KING, PAWN, PIECE_LETTER, RANK_NAMES, SQUARE_NA
 __all__ = [
     "MoveInfo", "parse_uci", "normalize_uci", "format_uci", "PROMOTION_LETTERS",
     "move_to_san", "parse_san", "san_to_uci",
-    "game_to_pgn", "SEVEN_TAG_ROSTER", "PGN_RESULTS",
+    "game_to_pgn", "SEVEN_TAG_ROSTER", "PGN_RESULTS", "TAG_NAME", "check_tags",
 ]
 
 #: UCI promotion letter -> piece type ('k' is for suicide chess).
@@ -286,9 +286,30 @@ PGN_RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 _LINE_WIDTH = 80
 
 
+#: A tag name as chess_rules.pgn reads one (pgn.lark's TAG_NAME, python-chess's
+#: too): the writer writes no name the reader would refuse, and refuses none it reads
+TAG_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_+#=:-]*")
+
+
 def _tag_value(value) -> str:
     text = " ".join(str(value).split())  # a tag value is one line
     return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def check_tags(headers) -> None:
+    """Refuse (:class:`ArgumentError`) PGN headers the reader would not give back:
+    a name that is no :data:`TAG_NAME`, a value that is no str."""
+    if not isinstance(headers, Mapping):
+        raise ArgumentError(f"PGN headers are a mapping of tag names to values, "
+                            f"not {type(headers).__name__}")
+    for name, value in headers.items():
+        if not isinstance(name, str) or not TAG_NAME.fullmatch(name):
+            raise ArgumentError(f"not a PGN tag name: {name!r} (a letter, digit or _, "
+                                f"then those or - + # = :)")
+        if not isinstance(value, str):
+            # str() would write a repr the reader gives back as text ('None', '3')
+            raise ArgumentError(f"tag {name}: a PGN tag value is a str, not "
+                                f"{type(value).__name__} ({value!r})")
 
 
 def game_to_pgn(headers: dict, san_moves: Sequence[str], result: str = "*",
@@ -300,8 +321,12 @@ def game_to_pgn(headers: dict, san_moves: Sequence[str], result: str = "*",
     Result; ``?``/``????.??.??`` where ``headers`` gives none, Result always from
     ``result``), then ``SetUp "1"`` and ``FEN`` when ``start_fen`` is given (a
     ``SetUp`` or ``FEN`` in ``headers`` is never written), then the remaining
-    ``headers`` in their own order. Move numbers start from the FEN's
-    full-move number; with Black to move the first move is written ``12... e5``.
+    ``headers`` in their own order. A tag name is what the reader reads
+    (:data:`TAG_NAME`: a letter, digit or ``_``, then those or ``- + # = :``) and
+    a value is a str, written on one line (a run of spaces or line breaks is
+    one space); other headers raise :class:`ArgumentError`. Move numbers start
+    from the FEN's full-move number; with Black to move the first move is
+    written ``12... e5``.
     Movetext lines are wrapped at 80 columns. The text ends with a newline.
 
     Multi-move turns: ``movers`` gives the colour (``'white'``/``'black'``) that
@@ -318,6 +343,7 @@ def game_to_pgn(headers: dict, san_moves: Sequence[str], result: str = "*",
     """
     if result not in PGN_RESULTS:
         raise ArgumentError(f"result must be one of {', '.join(PGN_RESULTS)}, not {result!r}")
+    check_tags(headers)
     lines = []
     roster = {name for name, _ in SEVEN_TAG_ROSTER}
     for name, default in SEVEN_TAG_ROSTER:
@@ -332,8 +358,6 @@ def game_to_pgn(headers: dict, san_moves: Sequence[str], result: str = "*",
     for name, value in headers.items():
         if name in skip:
             continue
-        if not re.fullmatch(r"[A-Za-z0-9_]+", str(name)):
-            raise ArgumentError(f"not a PGN tag name: {name!r}")
         lines.append(f'[{name} "{_tag_value(value)}"]')
 
     white_to_move, number = True, 1
