@@ -258,6 +258,64 @@ def _word_at(text: str, pos: int, end: int = 0) -> tuple[str, int]:
     return (text[start:end] or text[pos:pos + 1]), pos - start
 
 
+# what the lexer reads a '{' or '}' inside of (a comment, a ';' comment, a '%'
+# line, a tag value), then a '{' that opens nothing closed, then a '}'
+_BRACES = re.compile(r'(?P<comment>\{[^}]*\})|(?P<open>\{)|;[^\n]*|(?m:^%[^\n]*)'
+                     r'|"(?:[^"\\\n]|\\[^\n]|"(?![ \t]*\]))*"|(?P<close>\})')
+
+
+def _line_column(text: str, offset: int) -> tuple[int, int]:
+    return text.count("\n", 0, offset) + 1, offset - text.rfind("\n", 0, offset)
+
+
+def _brace_error(text: str, at: int, source: str | None) -> PgnSyntaxError | None:
+    """The error to give, for one found at offset ``at``, when a comment's braces
+    explain it: comments do not nest, so ``{a {b} c}`` is the comment ``{a {b}``
+    and then ``c}``, whose '}' closes nothing (as in ``{a } b}``). The error is at
+    that '}' when the text after the comment before it went wrong (its word was
+    meant to be in the comment); None when the braces are not the cause."""
+    before = None       # the last comment before the stray '}'
+    for m in _BRACES.finditer(text):
+        if m.lastgroup == "open":
+            return None         # a comment left open: "comment not closed" says it
+        if m.lastgroup == "comment":
+            if m.start() >= at:
+                return None
+            before = m
+        elif m.lastgroup == "close":
+            if m.start() < at or (before is None and m.start() != at):
+                return None
+            line, column = _line_column(text, m.start())
+            return PgnSyntaxError("'}' closes no comment" + _closed_at(text, before),
+                                  line, column, source)
+    return None
+
+
+def _nest_note(text: str, at: int) -> str:
+    """What to add to an error at offset ``at`` when it follows right after a
+    comment holding a '{' (``{a {b} c``: a '}' missing, or taken for the inner one)."""
+    before = None
+    for m in _BRACES.finditer(text, 0, at):
+        before = m if m.lastgroup == "comment" else None
+    if before is None or text[before.end():at].strip() or "{" not in before.group()[1:]:
+        return ""
+    return " after a comment" + _closed_at(text, before)
+
+
+def _closed_at(text: str, comment) -> str:
+    """Where ``comment`` (a match) opened and closed, and any '{' read as its text."""
+    if comment is None:
+        return ""
+    opened = "%d:%d" % _line_column(text, comment.start())
+    closed = "%d:%d" % _line_column(text, comment.end() - 1)
+    inner = comment.group().find("{", 1)
+    if inner < 0:
+        return f" (the comment opened at {opened} ended at the first '}}' after it, {closed})"
+    nested = "%d:%d" % _line_column(text, comment.start() + inner)
+    return (f" (comments do not nest: the '{{' at {nested} is text of the comment opened "
+            f"at {opened}, which the first '}}' after it, at {closed}, ended)")
+
+
 def _syntax_error(e: UnexpectedInput, text: str, source: str | None) -> PgnSyntaxError:
     tok = getattr(e, "token", None)
     if isinstance(e, UnexpectedCharacters) or (tok is not None and tok.type != "$END"):
@@ -279,10 +337,14 @@ def _syntax_error(e: UnexpectedInput, text: str, source: str | None) -> PgnSynta
             if tok.type == "RPAR":
                 return PgnSyntaxError("')' closes no variation", line, column, source)
         word, back = _word_at(text, pos, end)
+        braces = _brace_error(text, pos - back, source)
+        if braces is not None:
+            return braces
+        note = _nest_note(text, pos - back)
         if "SAN" in names:
-            return PgnSyntaxError(f"not a move: {word!r}", line, column - back, source)
-        return PgnSyntaxError(f"{_expected(names)} but found {word!r}", line, column - back,
-                              source)
+            return PgnSyntaxError(f"not a move: {word!r}{note}", line, column - back, source)
+        return PgnSyntaxError(f"{_expected(names)} but found {word!r}{note}", line,
+                              column - back, source)
     # the end of the text, with a tag pair or a variation still open
     stack = ()
     ip = getattr(e, "interactive_parser", None)

@@ -349,6 +349,20 @@ SYNTAX_ERRORS = [
     ("1. e4 e9 *", "not a move: 'e9'", "e9"),
     ("1. e4 &", "not a move: '&'", "&"),
     ("1. e4 \"x\" *", "not a move: '\"x\"'", '"x"'),
+    # comments do not nest: the first '}' ends one, the next closes nothing (the
+    # error was at the word after the comment, 'c', or at that '}')
+    ("1. e4 {a {b} c} e5 *", "'}' closes no comment (comments do not nest: the '{' at 1:10 "
+     "is text of the comment opened at 1:7, which the first '}' after it, at 1:12, ended)",
+     "} e5"),
+    ("1. e4 {a {b} e5} *", "'}' closes no comment (comments do not nest", "} *"),
+    ("1. e4 {a\n{b} c} *", "the '{' at 2:1 is text of the comment opened at 1:7", "} *"),
+    ("1. e4 {a } b} e5 *", "'}' closes no comment (the comment opened at 1:7 ended at the "
+     "first '}' after it, 1:10)", "} e5"),
+    ("1. e4 } e5 *", "'}' closes no comment", "} e5"),
+    ("[Event \"{x}\"]\n1. e4 ; {y}\n e5 } *", "'}' closes no comment", "} *"),
+    # a '}' left out after a comment holding a '{'
+    ("1. e4 {a {b} c e5 *", "not a move: 'c' after a comment (comments do not nest: the '{' "
+     "at 1:10", "c e5"),
 ]
 
 
