@@ -65,14 +65,19 @@ def count_arg(text: str) -> int:
     return n
 
 
-def depth_arg(text: str) -> int:
-    """An argparse type: perft's DEPTH, a whole number (its sign checked by perft)."""
+MISSING_DEPTH = "perft needs a DEPTH after the position (e.g. ... 3)"
+
+
+def depth_arg(text: str) -> int | str:
+    """An argparse type: perft's DEPTH, a whole number (its sign checked by perft).
+    Other text is kept for perft to refuse: it may be the last word of a FEN the
+    shell split (``checks:2+1``, a four-field FEN's ``-``), taken for the DEPTH."""
     if "/" in text:     # the position took the depth's place: the depth was left out
-        raise argparse.ArgumentTypeError("perft needs a DEPTH after the position (e.g. ... 3)")
+        raise argparse.ArgumentTypeError(MISSING_DEPTH)
     try:
         return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+        return text
 
 
 def text_arg(text: str) -> str:
@@ -131,24 +136,32 @@ def _fen(args) -> str:
     return fen
 
 
-def _game(args, after: str | None = None, missing: str = ""):
+def _game(args, after: str | None = None, missing: str = "", fits: bool = True):
     """The game of the command's position and rules. ``after``: the argument that
-    follows the FEN (a DEPTH, a MOVE) as given; when a FEN the shell split reads
-    only with it back, the FEN's last word was taken for it, and the error is
-    ``missing`` (that argument was left out), not the FEN's."""
+    follows the FEN (a DEPTH, a MOVE) as given, ``fits``: whether it reads as
+    one. When the FEN reads only with it back (a FEN the shell split), or it is
+    no DEPTH or MOVE and the FEN reads with it too (an extended FEN's last
+    ``key:value`` token), the FEN's last word was taken for it, and the error is
+    ``missing`` (that argument was left out), not the FEN's nor the argument's."""
     from chess_rules.errors import FenError
     from chess_rules.game import Game
     fen = _fen(args)
     rs = _ruleset(args)
+    game = None
     try:
-        return Game(fen, ruleset=rs)
+        game = Game(fen, ruleset=rs)
     except FenError as e:
-        if after is None or len(getattr(args, "fen", None) or ()) < 2:
+        # (a FEN given as one word does not end in the argument after it, which fits)
+        if after is None or (fits and len(getattr(args, "fen", None) or ()) < 2):
             raise
         error = e
+    if game is not None and (fits or after is None):
+        return game
     try:
         Game(f"{fen} {after}", ruleset=rs)
     except ChessError:
+        if game is not None:
+            return game
         raise error from None
     raise ChessError(missing)
 
@@ -185,7 +198,9 @@ def cmd_moves(args) -> int:
 
 
 def cmd_perft(args) -> int:
-    g = _game(args, str(args.depth), "perft needs a DEPTH after the position (e.g. ... 3)")
+    g = _game(args, str(args.depth), MISSING_DEPTH, fits=isinstance(args.depth, int))
+    if not isinstance(args.depth, int):
+        raise ChessError(f"DEPTH must be a whole number, not {args.depth!r}")
     if args.depth < 0:
         raise ChessError("DEPTH must be 0 or more")
     if args.depth > MAX_PERFT_DEPTH:
@@ -240,7 +255,12 @@ def cmd_explain(args) -> int:
     if not args.fen and not args.layout and "/" in args.move:
         # one argument, and it is a position: argparse took it for the move
         raise ChessError("explain needs a MOVE after the position (e.g. ... e2e4)")
-    g = _game(args, args.move, "explain needs a MOVE after the position (e.g. ... e2e4)")
+    try:
+        parse_uci(args.move.strip())
+        fits = True
+    except ChessError:
+        fits = False
+    g = _game(args, args.move, "explain needs a MOVE after the position (e.g. ... e2e4)", fits)
     parse_uci(args.move.strip())     # malformed move text is an error, not an answer
     print(g.explain(args.move).text)
     return 0

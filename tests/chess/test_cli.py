@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import chess
 import pytest
@@ -110,7 +111,8 @@ def test_help_everywhere(capsys, argv):
 def test_usage_error_exits_nonzero():
     r = subprocess.run([sys.executable, "-m", "chess_rules.cli", "perft", START, "deep"],
                        capture_output=True, text=True, timeout=60)
-    assert r.returncode != 0 and r.stdout == "" and "invalid int value" in r.stderr
+    assert r.returncode != 0 and r.stdout == ""
+    assert "DEPTH must be a whole number, not 'deep'" in r.stderr
 
 
 def test_version(capsys):
@@ -481,6 +483,41 @@ def test_a_split_fen_without_what_follows_it_says_what_is_missing(capsys, argv, 
     code, out, err = run(capsys, *argv)
     assert (code, out) == (2, "")
     assert missing in err and "bad FEN" not in err
+
+
+THREE_CHECK = ["--ruleset", str(Path(__file__).resolve().parents[2] / "examples" / "rulesets"
+                                 / "three_check.py") + ":build"]
+LONE_ROOK = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"
+
+
+@pytest.mark.parametrize("words, rules", [
+    ([*LONE_ROOK.split(), "checks:2+1"], THREE_CHECK),     # a check counter
+    ([*LONE_ROOK.split(), "moved:a1"], []),                 # a token every rule set reads
+    (LONE_ROOK.split()[:4], []),                            # a FEN without its clocks
+])
+@pytest.mark.parametrize("command, missing", [
+    ("perft", "perft needs a DEPTH after the position"),
+    ("explain", "explain needs a MOVE after the position"),
+])
+def test_an_extended_fen_without_what_follows_it_says_what_is_missing(
+        capsys, words, rules, command, missing):
+    # its last word, a key:value token (or the en-passant field), is no DEPTH and
+    # no MOVE: it was said to be one ("invalid int value: 'checks:2+1'", "bad move")
+    code, out, err = run(capsys, command, *words, *rules)
+    assert (code, out) == (2, "")
+    given = "1" if command == "perft" else "a1a8"
+    example = "3" if command == "perft" else "e2e4"
+    assert err == f"houserules: error: {missing} (e.g. ... {example})\n"
+    # given, it is read, and the word is the FEN's
+    code, out, err = run(capsys, command, *words, given, *rules)
+    assert code == 0 and err == "", err
+
+
+def test_a_word_that_is_no_depth_and_ends_no_fen_is_a_bad_depth(capsys):
+    code, out, err = run(capsys, "perft", *LONE_ROOK.split(), "nokey:1")
+    assert (code, out) == (2, "") and "DEPTH must be a whole number, not 'nokey:1'" in err
+    code, out, err = run(capsys, "explain", *LONE_ROOK.split(), "nokey:1")
+    assert (code, out) == (2, "") and "bad move 'nokey:1': not a UCI move" in err
 
 
 def test_a_split_fen_that_is_wrong_itself_is_still_a_bad_fen(capsys):
