@@ -116,12 +116,21 @@ def moves(game, pgn: PgnGame) -> Iterator[Step]:
     """Play the main line of ``pgn`` on ``game``, yielding each move once played.
 
     A move the rules do not allow (or SAN that names several legal moves, or a
-    null move) raises :class:`PgnMoveError` at that move; the moves before it
+    null move, or any move once the game is over: its ``rule`` is the one that
+    ended it) raises :class:`PgnMoveError` at that move; the moves before it
     stay played on ``game``."""
     for pm in pgn.moves:
         fields = game.fen().split()
         color = "white" if fields[1] == "w" else "black"
         number = f"{fields[5]}{'.' if color == 'white' else '...'}"
+        out = game.outcome()
+        if out is not None:
+            # a draw (or a preset's win) leaves moves the rules would play on, and
+            # after a mate the move's own refusal (the king left in check) hides why
+            who = f"{out.winner} wins" if out.winner else "draw"
+            raise PgnMoveError(pm.san, number, f"the game is already over: {out.result()} "
+                               f"{who} by {out.reason}", pm.line, pm.column, pgn.source,
+                               out.rule)
         if pm.san in ("--", "Z0"):
             raise PgnMoveError(pm.san, number, "a null move passes the turn, which no rule "
                                "of the game does", pm.line, pm.column, pgn.source)

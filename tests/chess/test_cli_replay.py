@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 import sys
 
+import pytest
+
 from chess_rules.cli import main
 
 FOOLS_MATE = '[White "Ann"]\n[Black "Bob"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n'
@@ -105,3 +107,35 @@ def test_errors_are_one_line_with_exit_2(capsys, tmp_path):
         code, _, err = run(capsys, "replay", path)
         assert code == 2 and err.startswith("houserules: error: ") and says in err, err
         assert err.count("\n") == 1
+
+
+
+@pytest.mark.parametrize("text, at, played, refused, result, outcome", [
+    # python-chess stops there too: after the mate the move is illegal to it
+    (FOOLS_MATE.replace("Qh4# 0-1", "Qh4# 3. a3 Nc6 0-1"), "a3 Nc6", 4, "3. a3", "0-1",
+     "refused by fide.checkmate-win - the game is already over: 0-1 black wins by checkmate"),
+    # python-chess reads on: its board is over (insufficient material), its reader not
+    ('[SetUp "1"]\n[FEN "4k3/8/8/8/8/8/3q4/4K3 w - - 0 1"]\n\n1. Kxd2 Ke7 2. Ke3 *\n',
+     "Ke7", 1, "1... Ke7", "1/2-1/2", "refused by fide.insufficient-material - the game is "
+                                      "already over: 1/2-1/2 draw by insufficient material"),
+], ids=["after-a-mate", "after-a-draw"])
+def test_a_move_after_the_game_has_ended_is_refused_naming_the_outcome(
+        capsys, tmp_path, text, at, played, refused, result, outcome):
+    chess_pgn = pytest.importorskip("chess.pgn")
+    path = write(tmp_path, text)
+    code, out, err = run(capsys, "replay", path)
+    assert code == 2 and len(out.splitlines()) == played
+    pos = text.index(at)
+    line, column = text.count("\n", 0, pos) + 1, pos - text.rfind("\n", 0, pos)
+    assert err == f"houserules: error: {path}:{line}:{column}: move {refused}: {outcome}\n"
+    theirs = chess_pgn.read_game(io.StringIO(text))
+    moves = list(theirs.mainline_moves())
+    board = theirs.board()
+    for m in moves[:played]:
+        board.push(m)
+    # the same moves up to the end, and the same end
+    assert [ln.split()[4] for ln in out.splitlines()] == [m.uci() for m in moves[:played]]
+    assert board.outcome() is not None and board.outcome().result() == result
+    # python-chess refuses what follows a mate (an error, the rest of the line
+    # dropped) and plays on after a draw these rules declare
+    assert (len(moves) == played) == bool(theirs.errors)

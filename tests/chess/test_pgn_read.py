@@ -269,8 +269,10 @@ def test_a_subclass_gets_its_own_class():
 MOVE_ERRORS = [
     # text, the bad move, its number, uci asked, rule, reason (a part of it)
     ("1. e4 e5 2. Nf3 Nf6 3. O-O *", "O-O", "3.", "e1g1", "fide.castling", "f1 is not empty"),
-    ("1. f3 e5 2. g4 Qh4# 3. a3 *", "a3", "3.", "a2a3", "fide.check-resolution",
-     "leaves the king on e1 attacked"),
+    # after the game has ended, by the rule that ended it (not "leaves the king
+    # on e1 attacked", which does not say the game was over)
+    ("1. f3 e5 2. g4 Qh4# 3. a3 *", "a3", "3.", None, "fide.checkmate-win",
+     "the game is already over: 0-1 black wins by checkmate"),
     ("1. e4 e5 2. Ke3 *", "Ke3", "2.", "e1e3", None, "no rule moves the king on e1 to e3"),
     ("1. e4 e5\n2. Nf3 Nc6\n3. Bb5 Bg4 *", "Bg4", "3...", "c8g4", None,
      "cannot pass the pawn on d7"),
@@ -282,17 +284,20 @@ MOVE_ERRORS = [
     ("1. Kd2 *", "Kd2", "1.", "e1d2", None, "d2 holds white's own pawn"),
     ("[FEN \"4k3/P7/8/8/8/8/8/4K3 w - - 0 1\"]\n\n1. a8 *", "a8", "1.", "a7a8",
      "fide.pawn-single-push", "must promote"),
-    ("[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"]\n\n1. Nf3 *", "Nf3", "1.", None, None,
+    # (a black pawn: two bare kings are a draw before any move)
+    ("[FEN \"4k3/p7/8/8/8/8/8/4K3 w - - 0 1\"]\n\n1. Nf3 *", "Nf3", "1.", None, None,
      "white has no knight"),
-    ("[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"]\n\n1. d4 *", "d4", "1.", None, None,
+    ("[FEN \"4k3/p7/8/8/8/8/8/4K3 w - - 0 1\"]\n\n1. d4 *", "d4", "1.", None, None,
      "white has no pawn on the d-file"),
+    ("[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"]\n\n1. Kd2 *", "Kd2", "1.", None,
+     "fide.insufficient-material", "over: 1/2-1/2 draw by insufficient material"),
     ("[FEN \"4k3/8/8/8/8/8/8/R1N1K2R w KQ - 0 1\"]\n\n1. O-O-O *", "O-O-O", "1.", "e1c1",
      "fide.castling", "c1 is not empty"),
     ("[FEN \"k7/8/8/8/8/8/8/N1N1K3 w - - 0 1\"]\n\n1. Nb3 *", "Nb3", "1.", None, None,
      "ambiguous: matches a1b3, c1b3"),
     ("1. e4 e5 2. -- *", "--", "2.", None, None, "a null move passes the turn"),
-    ("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# Ke7 1-0", "Ke7", "4...", "e8e7",
-     "fide.check-resolution", "attacked by the queen on f7"),
+    ("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# Ke7 1-0", "Ke7", "4...", None,
+     "fide.checkmate-win", "over: 1-0 white wins by checkmate"),
 ]
 
 
@@ -325,7 +330,12 @@ def test_a_move_after_the_game_is_decided_is_refused_by_the_rules():
     text = "1. f3 e5 2. g4 Qh4# 3. Kf2 0-1"
     with pytest.raises(PgnMoveError) as ei:
         Game.from_pgn(text)
-    assert ei.value.number == "3." and ei.value.rule is not None
+    assert ei.value.number == "3." and ei.value.rule == "fide.checkmate-win"
+    assert ei.value.reason == "the game is already over: 0-1 black wins by checkmate"
+    # a draw leaves moves to make: the rules that declared it refuse them all the same
+    text = '[FEN "4k3/8/8/8/8/8/3q4/4K3 w - - 0 1"]\n\n1. Kxd2 Ke7 *'
+    with pytest.raises(PgnMoveError, match="1... Ke7: refused by fide.insufficient-material"):
+        Game.from_pgn(text)
 
 
 # ---------------------------------------------------------------- syntax errors
