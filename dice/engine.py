@@ -14,9 +14,9 @@ from functools import lru_cache
 
 from rete.model import as_production
 
-from chess_rules.errors import MoveParseError, ReentrantCallError
+from chess_rules.errors import ChessError, MoveParseError, ReentrantCallError
 from chess_rules.explain import castling_squares
-from chess_rules.game import Explanation, Game
+from chess_rules.game import Explanation, Game, _default_ruleset
 from chess_rules.moves import Move
 from chess_rules.notation import parse_uci
 from chess_rules.position import extended_suffix
@@ -89,9 +89,22 @@ class DiceGame(Game):
 
     ``legal_moves`` are the micro-moves (pseudo-legal, dice-filtered), before
     the Maximum Micro-moves Rule, which :mod:`dice.turns` applies on the tree.
+    As :class:`Game`, it takes a ``ruleset`` or preset ids (``presets``, with
+    their ``config``), played as Dice Chess:
+
+    >>> DiceGame.from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1 KKK", presets=["piece-hp"]).ruleset.presets
+    ['piece-hp']
     """
 
-    def __init__(self, dfen: str | DfenPosition | None = None, ruleset: RuleSet | None = None):
+    def __init__(self, dfen: str | DfenPosition | None = None, ruleset: RuleSet | None = None,
+                 presets=(), config=None):
+        # presets by id, as Game takes them (Game.from_fen passes them on too)
+        if presets or config:
+            if ruleset is not None:
+                raise ChessError("give presets (and their config) or a ruleset, not both: "
+                                 "load the presets onto it with "
+                                 "presets.load(..., base=ruleset)")
+            ruleset = _default_ruleset(presets, config)
         ruleset = as_dice_rules(checked_ruleset(ruleset))
         if dfen is None:
             from .dfen import START_DFEN

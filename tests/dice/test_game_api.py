@@ -1,0 +1,35 @@
+"""DiceGame takes what Game takes, and says so when a Game method has no
+Dice Chess meaning."""
+import pytest
+
+import presets
+from chess_rules.errors import ChessError
+from dice import DiceGame
+
+DFEN = "4k3/8/8/8/8/8/8/4K3 w - - 0 1 KKK"
+
+
+def test_dice_game_takes_presets_by_id_as_game_does():
+    g = DiceGame(DFEN, presets=["piece-hp"])
+    assert g.ruleset.presets == ["piece-hp"]
+    assert "dice.die-filter" in g.ruleset.productions
+    assert DiceGame(DFEN, presets="piece-hp").ruleset.presets == ["piece-hp"]
+    cfg = {"berolina-pawns": {"scope": "white"}}
+    assert DiceGame(DFEN, presets=["berolina-pawns"], config=cfg).ruleset.presets == \
+        ["berolina-pawns"]
+
+
+def test_dice_game_from_fen_is_a_dice_game():
+    g = DiceGame.from_fen(DFEN)
+    assert isinstance(g, DiceGame) and g.dfen() == DFEN
+    g = DiceGame.from_fen(DFEN, presets=["piece-hp"])
+    assert g.ruleset.presets == ["piece-hp"]
+    g = DiceGame.from_fen(DFEN, ruleset=presets.load("wrap-board"))
+    assert "e1d1" in g.legal_uci()
+
+
+def test_presets_and_a_ruleset_together_are_refused_as_by_game():
+    with pytest.raises(ChessError, match="presets .* or a ruleset, not both"):
+        DiceGame(DFEN, ruleset=presets.load("piece-hp"), presets=["wrap-board"])
+    with pytest.raises(presets.UnknownPresetError, match="did you mean 'piece-hp'"):
+        DiceGame(DFEN, presets=["piece-hq"])
