@@ -27,7 +27,7 @@ from .dfen import TYPE_FACE, DfenPosition, checked_ruleset, parse_dfen
 from .errors import DiceError, RollError
 from .rules import KING_CAPTURED, dice_left, dice_rules, missing_die, move_dice, setup_dice
 
-__all__ = ["DiceGame", "default_ruleset", "as_dice_rules", "is_plain_dice"]
+__all__ = ["DiceGame", "default_ruleset", "as_dice_rules", "is_plain_dice", "random_source"]
 
 
 _NONE: dict = {}
@@ -366,9 +366,11 @@ class DiceGame(Game):
 
     # ------------------------------------------------------------ turn phases
 
-    def roll(self, rng: random.Random) -> None:
-        """The ``roll`` stage: three dice from ``rng`` (refused if dice are left or
-        the game is over)."""
+    def roll(self, rng: random.Random | int | None = None) -> None:
+        """The ``roll`` stage: three dice from ``rng``, as :func:`dice.roll` takes it
+        (a :class:`random.Random`, a seed, or None for a fresh unseeded source);
+        refused if dice are left or the game is over."""
+        rng = random_source(rng)
         if self.is_game_over():
             raise RollError(f"the game is over ({self.over_text()})")
         if self.dice():
@@ -398,6 +400,17 @@ class DiceGame(Game):
             self._note_phase("end-turn")
         except BaseException as e:
             raise self._failed(e)
+
+
+def random_source(rng):
+    """``rng`` as a source with ``randint``: a :class:`random.Random` (or any
+    object with ``randint``) as it is, a seed or None as a new ``random.Random``."""
+    if rng is None or (isinstance(rng, int) and not isinstance(rng, bool)):
+        return random.Random(rng)
+    if not callable(getattr(rng, "randint", None)):
+        raise RollError(f"the random source must be a random.Random, a seed (int) or None, "
+                        f"not {type(rng).__name__}")
+    return rng
 
 
 class _Faces:

@@ -38,9 +38,9 @@ from chess_rules.notation import normalize_uci, parse_uci
 from chess_rules.squares import PIECE_LETTER
 
 from .dfen import FACE_TYPE, TYPE_FACE, format_dfen, parse_dfen, parse_dice_field
-from .engine import DiceGame
+from .engine import DiceGame, random_source
 from .errors import (DfenError, EndTurnError, GameOverError, MaxMicroMovesError, NoDieError,
-                     NotLegalMoveError, RollError, TurnTreeError)
+                     NotLegalMoveError, TurnTreeError)
 
 __all__ = ["TurnTree", "turn_tree", "legal_turn_tree", "legal_uci_moves", "apply_move",
            "explain_move", "end_turn", "roll", "with_dice", "playable_dice", "build_tree",
@@ -455,11 +455,7 @@ def roll(dfen: str, rng: random.Random | int | None = None, ruleset=None) -> str
     ``rng.randint(1, 6)``; ``rng`` may be a :class:`random.Random`, a seed, or None
     (a fresh unseeded source). Refused (:class:`RollError`) when dice are left or the
     game is over."""
-    if rng is None or (isinstance(rng, int) and not isinstance(rng, bool)):
-        rng = random.Random(rng)
-    elif not callable(getattr(rng, "randint", None)):
-        raise RollError(f"the random source must be a random.Random, a seed (int) or None, "
-                        f"not {type(rng).__name__}")
+    rng = random_source(rng)        # (a bad one is refused before the DFEN is read)
     game = _game(dfen, ruleset)
     game.roll(rng)
     return game.dfen()

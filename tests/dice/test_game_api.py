@@ -33,3 +33,18 @@ def test_presets_and_a_ruleset_together_are_refused_as_by_game():
         DiceGame(DFEN, ruleset=presets.load("piece-hp"), presets=["wrap-board"])
     with pytest.raises(presets.UnknownPresetError, match="did you mean 'piece-hp'"):
         DiceGame(DFEN, presets=["piece-hq"])
+
+
+def test_dice_game_rolls_with_a_seed_or_none_as_dice_roll_does():
+    import dice
+    fresh = "4k3/8/8/8/8/8/8/4K3 w - - 0 1 -"
+    g = DiceGame(fresh)
+    g.roll(7)
+    assert g.dfen() == dice.roll(fresh, 7)
+    g = DiceGame(fresh)
+    g.roll()
+    assert len(g.dice()) == 3
+    g = DiceGame(fresh)
+    with pytest.raises(dice.RollError, match="random.Random, a seed"):
+        g.roll("seven")
+    assert g.dfen() == fresh
