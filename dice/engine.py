@@ -31,6 +31,8 @@ __all__ = ["DiceGame", "default_ruleset", "as_dice_rules", "is_plain_dice", "ran
 
 
 _NONE: dict = {}
+_NO_PGN = ("Dice Chess has no PGN form (a turn is a roll and several micro-moves): "
+           "record the DFEN of each position (dfen()) or the micro-moves played")
 
 
 @lru_cache(maxsize=1)
@@ -244,6 +246,20 @@ class DiceGame(Game):
         from chess_rules.game import _outcome
         res = self.session.facts_of("result")
         return _outcome(res[0]) if res else None
+
+    # Game's record of a game, which Dice Chess has no form of: its turns are
+    # rolls and several micro-moves, and it has no draw by repetition
+
+    def repetitions(self) -> int:
+        raise DiceError("Dice Chess keeps no repetition history (it has no draw by "
+                        "repetition)")
+
+    def pgn(self, headers=None) -> str:
+        raise DiceError(_NO_PGN)
+
+    @classmethod
+    def from_pgn(cls, text, presets=None, ruleset=None, config=None, source=None):
+        raise DiceError(_NO_PGN)
 
     # ------------------------------------------------------------ micro-moves
 

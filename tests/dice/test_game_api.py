@@ -48,3 +48,17 @@ def test_dice_game_rolls_with_a_seed_or_none_as_dice_roll_does():
     with pytest.raises(dice.RollError, match="random.Random, a seed"):
         g.roll("seven")
     assert g.dfen() == fresh
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda g: g.repetitions(), "no repetition history"),
+    (lambda g: g.pgn(), "no PGN form"),
+    (lambda g: type(g).from_pgn("1. e4 *"), "no PGN form"),
+])
+def test_game_records_dice_chess_lacks_are_refused_saying_so(call, words):
+    import dice
+    g = DiceGame(DFEN)
+    g.push("e1e2")
+    with pytest.raises(dice.DiceError, match=words):
+        call(g)
+    assert g.dfen() == "4k3/8/8/8/8/8/4K3/8 w - - 1 1 KK"
