@@ -247,6 +247,11 @@ class DiceGame(Game):
         res = self.session.facts_of("result")
         return _outcome(res[0]) if res else None
 
+    def is_stalemate(self) -> bool:
+        """False: a side with no micro-move passes its turn (``end_turn``); Dice
+        Chess has no stalemate (nor check, so no checkmate either)."""
+        return False
+
     # Game's record of a game, which Dice Chess has no form of: its turns are
     # rolls and several micro-moves, and it has no draw by repetition
 

@@ -62,3 +62,12 @@ def test_game_records_dice_chess_lacks_are_refused_saying_so(call, words):
     with pytest.raises(dice.DiceError, match=words):
         call(g)
     assert g.dfen() == "4k3/8/8/8/8/8/4K3/8 w - - 1 1 KK"
+
+
+def test_a_side_with_no_micro_move_is_not_stalemated():
+    # Dice Chess has no stalemate: a roll no piece can use passes the turn
+    g = DiceGame("4k3/8/8/8/8/8/8/4K3 w - - 0 1 Q")
+    assert g.legal_moves() == []
+    assert not g.is_stalemate() and not g.is_checkmate()
+    assert g.outcome() is None and not g.is_game_over()
+    assert not DiceGame("4k3/8/8/8/8/8/8/4K3 w - - 0 1 -").is_stalemate()
