@@ -120,7 +120,7 @@ class RuleSet:
         self.fide_attacks: Callable | None = None
         self.config: dict[str, Any] = {}
         self.presets: list[str] = []
-        self.setup_hooks: list[Callable] = []     # fn(game) after a position is loaded
+        self.setup_hooks: list[Callable] = []     # fn(game, pos) as a position is loaded
         self.history: list[tuple[str, str, str]] = []  # (op, production, origin)
 
     def copy(self) -> "RuleSet":
@@ -217,6 +217,7 @@ class RuleSet:
 
     def build(self) -> Session:
         """Compile into a new session (templates, functions, stages, productions)."""
+        self._check_royal_types()
         s = Session(stages=self.stages)
         for name, after, before in self.extra_stages:
             s.define_stage(name, after=after, before=before)
@@ -233,6 +234,18 @@ class RuleSet:
             # now (a preset applied after the rule was added may have changed it)
             s.add_production(with_implied_attacks(p, self.topology, self.functions))
         return s
+
+    def _check_royal_types(self) -> None:
+        """Refuse royalty that would silently make no piece royal: ``("king")`` is the
+        text 'king', whose letters would be the royal types."""
+        for color, types in self.royal_types.items():
+            if color not in ("white", "black"):
+                raise RuleSetError(f"royal_types is keyed by 'white' and 'black', not {color!r}")
+            if isinstance(types, str) or not isinstance(types, (tuple, list, set, frozenset)) \
+                    or not all(isinstance(t, str) for t in types):
+                hint = f" (write ({types!r},) for one)" if isinstance(types, str) else ""
+                raise RuleSetError(f"royal_types[{color!r}] is a tuple of piece types, such as "
+                                   f"('king',), or () for none, not {types!r}{hint}")
 
     def describe(self) -> list[dict]:
         """The active productions with stage, salience and source."""

@@ -369,3 +369,21 @@ def test_a_pawn_a_helper_moves_to_the_last_rank_promotes():
     rs.config["promotion-types"] = ("queen",)
     g = Game.from_fen("1r2k3/1P6/8/8/8/8/8/4K3 w - - 0 1", ruleset=rs)
     assert [u for u in g.legal_uci() if u.startswith("b7b8")] == ["b7b8q"]
+
+
+@pytest.mark.parametrize("color, types, words", [
+    ("white", "king", r"not 'king' \(write \('king',\) for one\)"),
+    ("black", None, "not None"),
+    ("black", ("king", 1), r"not \('king', 1\)"),
+    ("White", ("king",), "keyed by 'white' and 'black', not 'White'"),
+])
+def test_royalty_that_is_not_a_tuple_of_types_is_refused(color, types, words):
+    # ("king") is the text 'king': its letters were made the royal types, and
+    # a king left attacked was no longer in check
+    rs = fide_rules()
+    rs.royal_types[color] = types
+    with pytest.raises(RuleSetError, match=words):
+        Game("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", ruleset=rs)
+    rs.royal_types.pop(color)
+    rs.royal_types[color.lower()] = ("king",)
+    assert Game("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", ruleset=rs).is_check()
