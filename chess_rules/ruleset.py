@@ -202,7 +202,10 @@ class RuleSet:
     def add_stage(self, name: str, after: Iterable[str] = (), before: Iterable[str] = ()) -> None:
         """Declare a stage, ordered after and before stages the rule set has. A
         stage between ``apply`` and ``result`` runs with every move, one between
-        ``generate`` and ``filter`` with every move generation."""
+        ``generate`` and ``filter`` with every move generation. Given only
+        ``after``, it runs right after that stage, before the one that followed
+        it (``after=("apply",)`` runs with every move, before ``post-move``), as a
+        rule file's ``stages`` declaration does."""
         after, before = tuple(after), tuple(before)
         known = set(self.stages) | {s for s, _, _ in self.extra_stages}
         if name in known:
@@ -211,7 +214,20 @@ class RuleSet:
             if s not in known:
                 raise RuleSetError(f"stage {name!r} is ordered against {s!r}, which is no "
                                    f"stage of this rule set (stages: {', '.join(self.stages)})")
+        if after and not before:
+            # left unbounded, the stage would sort after every stage (after
+            # 'result', where no move runs it)
+            order = self.stage_order()
+            last = max(after, key=order.index)
+            before = tuple(order[order.index(last) + 1:][:1])
         self.extra_stages.append((name, after, before))
+
+    def stage_order(self) -> list[str]:
+        """Every stage of the rule set, in the order a compiled session runs them."""
+        s = Session(stages=self.stages)
+        for name, after, before in self.extra_stages:
+            s.define_stage(name, after=after, before=before)
+        return list(s.stages)
 
     # ------------------------------------------------------------ compiling
 

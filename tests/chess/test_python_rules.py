@@ -387,3 +387,22 @@ def test_royalty_that_is_not_a_tuple_of_types_is_refused(color, types, words):
     rs.royal_types.pop(color)
     rs.royal_types[color.lower()] = ("king",)
     assert Game("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", ruleset=rs).is_check()
+
+
+def test_a_stage_declared_only_after_another_runs_right_after_it():
+    # it sorted after 'result', outside the stages a move runs: its rules
+    # never fired
+    from rete import ModifyFact
+    rs = fide_rules()
+    rs.add_stage("house.after-apply", after=("apply",))
+    rs.add(Rule("house.crown", stage="house.after-apply")
+           .when(P("move", piece="pawn", to=V.t),
+                 P("piece", type="pawn", square=V.t).as_("p"))
+           .then(ModifyFact("p", type="queen")))
+    g = Game(ruleset=rs)
+    g.push("e2e4")
+    assert g.piece_at("e4").values["type"] == "queen"
+    order = rs.stage_order()
+    assert order.index("house.after-apply") == order.index("apply") + 1
+    rs.add_stage("house.last", after=("result",))
+    assert rs.stage_order()[-1] == "house.last"
