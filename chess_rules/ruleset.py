@@ -15,7 +15,7 @@ import copy
 from typing import Any, Callable, Iterable
 
 from rete import Production, Rule, Session, Template
-from rete.errors import CompileError, did_you_mean
+from rete.errors import CompileError, StageCycleError, did_you_mean
 from rete.model import AssertFact, Call, Exists, Modify, Pattern, Retract, as_production
 
 from .errors import ChessError
@@ -221,6 +221,12 @@ class RuleSet:
             last = max(after, key=order.index)
             before = tuple(order[order.index(last) + 1:][:1])
         self.extra_stages.append((name, after, before))
+        try:
+            self.stage_order()
+        except StageCycleError as e:
+            self.extra_stages.pop()
+            raise RuleSetError(f"stage {name!r} cannot run after {', '.join(after)} and before "
+                               f"{', '.join(before)}: {e}") from None
 
     def stage_order(self) -> list[str]:
         """Every stage of the rule set, in the order a compiled session runs them."""

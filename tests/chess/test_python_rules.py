@@ -305,6 +305,15 @@ def test_a_stage_is_ordered_only_against_stages_the_rule_set_has():
     assert rs.extra_stages == []
 
 
+def test_a_stage_that_would_close_a_cycle_is_refused_when_declared():
+    # it was accepted, and every game made from the rule set then failed
+    rs = fide_rules()
+    with pytest.raises(RuleSetError, match="stage order has a cycle: .*result -> loop"):
+        rs.add_stage("loop", after=("result",), before=("generate",))
+    assert rs.extra_stages == []
+    assert Game(ruleset=rs).legal_moves()
+
+
 def _camel():
     return (Rule("fide.knight-move", stage="generate")
             .when(P("movegen", color=V.c), P("piece", type="knight", color=V.c).as_("p"))
