@@ -206,7 +206,9 @@ class RuleSet:
         ``after``, it runs right after that stage, before the one that followed
         it (``after=("apply",)`` runs with every move, before ``post-move``), as a
         rule file's ``stages`` declaration does."""
-        after, before = tuple(after), tuple(before)
+        # one stage's name is that stage (not its letters)
+        after = (after,) if isinstance(after, str) else tuple(after)
+        before = (before,) if isinstance(before, str) else tuple(before)
         known = set(self.stages) | {s for s, _, _ in self.extra_stages}
         if name in known:
             raise RuleSetError(f"stage {name!r} already exists")

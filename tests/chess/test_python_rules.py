@@ -305,6 +305,15 @@ def test_a_stage_is_ordered_only_against_stages_the_rule_set_has():
     assert rs.extra_stages == []
 
 
+def test_a_stage_named_as_text_is_that_stage_not_its_letters():
+    # after="apply" was read letter by letter: "ordered against 'a'"
+    rs = fide_rules()
+    rs.add_stage("house.mine", after="apply", before="post-move")
+    assert rs.extra_stages == [("house.mine", ("apply",), ("post-move",))]
+    order = rs.stage_order()
+    assert order[order.index("apply") + 1] == "house.mine"
+
+
 def test_a_stage_that_would_close_a_cycle_is_refused_when_declared():
     # it was accepted, and every game made from the rule set then failed
     rs = fide_rules()
