@@ -174,6 +174,11 @@ class RuleSet:
         return prod
 
     def _checked(self, prod: Production | Rule) -> Production:
+        if not isinstance(prod, (Production, Rule)):
+            hint = (" (rule text is loaded with chess_rules.custom.load_rule_text)"
+                    if isinstance(prod, str) else "")
+            raise RuleSetError(f"a production is a rete.Rule or rete.Production, not "
+                               f"{type(prod).__name__}{hint}")
         prod = as_production(prod)
         problem = meta_problem(prod)
         if problem is not None:

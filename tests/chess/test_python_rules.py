@@ -424,3 +424,18 @@ def test_a_stage_declared_only_after_another_runs_right_after_it():
     assert order.index("house.after-apply") == order.index("apply") + 1
     rs.add_stage("house.last", after=("result",))
     assert rs.stage_order()[-1] == "house.last"
+
+
+@pytest.mark.parametrize("what, words", [
+    ("rule \"x\" stage generate when movegen() then end", r"not str \(rule text is loaded"),
+    (None, "not NoneType"),
+    (Rule, "not type"),
+])
+def test_add_and_replace_take_a_rule_and_say_so(what, words):
+    # a bare AttributeError ("'str' object has no attribute 'meta'") reached the user
+    rs = fide_rules()
+    before = dict(rs.productions), list(rs.history)
+    for edit in (rs.add, rs.replace):
+        with pytest.raises(RuleSetError, match=words):
+            edit(what)
+    assert (rs.productions, rs.history) == before
