@@ -199,8 +199,15 @@ class RuleSet:
 
     def function(self, name: str, fn: Callable | None = None):
         """Register a function the productions call by name (usable as a decorator)."""
+        if not isinstance(name, str):
+            raise RuleSetError(f"a function is registered under its name (text), not {name!r}: "
+                               f"rs.function('house.name', fn), or @rs.function('house.name') "
+                               f"as a decorator")
         if fn is None:
             return lambda f: self.function(name, f)
+        if not callable(fn):
+            raise RuleSetError(f"function {name!r}: {fn!r} is not callable (it is called as "
+                               f"fn(ctx, *arguments))")
         self.functions[name] = fn
         return fn
 

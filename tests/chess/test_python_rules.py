@@ -439,3 +439,18 @@ def test_add_and_replace_take_a_rule_and_say_so(what, words):
         with pytest.raises(RuleSetError, match=words):
             edit(what)
     assert (rs.productions, rs.history) == before
+
+
+def test_a_function_that_cannot_be_called_is_refused_when_registered():
+    # it was accepted, and the first rule to call it failed in the middle of a move
+    rs = fide_rules()
+    with pytest.raises(RuleSetError, match="'house.f': 5 is not callable"):
+        rs.function("house.f", 5)
+    with pytest.raises(RuleSetError, match="under its name"):
+        rs.function(print)
+    assert "house.f" not in rs.functions
+
+    @rs.function("house.g")
+    def g(ctx):
+        return None
+    assert rs.functions["house.g"] is g
