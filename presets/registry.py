@@ -68,7 +68,26 @@ def all_presets() -> list[PresetMeta]:
     return [m.META for m in _modules().values()]
 
 
+def _id_error(i, in_load: bool = False) -> UnknownPresetError:
+    hint = (": give each id as an argument of its own, load('piece-hp', 'king-heals'), "
+            "or unpack a list, load(*ids)" if in_load and isinstance(i, (list, tuple, set))
+            else "")
+    return UnknownPresetError(f"a preset is named by its id (a string such as 'piece-hp'), "
+                              f"not {i!r}{hint}")
+
+
+def _id_list(ids) -> list[str]:
+    """Preset ids as a list: one id, or an iterable of them (each a string)."""
+    ids = [ids] if isinstance(ids, str) else list(ids)
+    for i in ids:
+        if not isinstance(i, str):
+            raise _id_error(i)
+    return ids
+
+
 def get(preset_id: str) -> PresetMeta:
+    if not isinstance(preset_id, str):
+        raise _id_error(preset_id)
     mods = _modules()
     if preset_id not in mods:
         raise UnknownPresetError(_unknown_message([preset_id]))
@@ -122,7 +141,7 @@ def with_requirements(ids: Iterable[str]) -> list[str]:
     >>> with_requirements(["king-heals", "wrap-board"])
     ['piece-hp', 'king-heals', 'wrap-board']
     """
-    ids = list(ids)
+    ids = _id_list(ids)
     unknown = [i for i in ids if i not in _modules()]
     if unknown:
         raise UnknownPresetError(_unknown_message(unknown))
@@ -150,7 +169,7 @@ def _unknown_message(ids) -> str:
 
 def check_composition(ids: Iterable[str]) -> list[str]:
     """Refuse a bad combination (typed errors); return the ids in application order."""
-    ids = list(dict.fromkeys(ids))
+    ids = list(dict.fromkeys(_id_list(ids)))
     mods = _modules()
     unknown = [i for i in ids if i not in mods]
     if unknown:
@@ -229,8 +248,7 @@ def load(*ids: str, config: Mapping[str, Mapping] | None = None,
     """
     for i in ids:
         if not isinstance(i, str):
-            raise UnknownPresetError(f"a preset is named by its id (a string such as "
-                                     f"'piece-hp'), not {i!r}")
+            raise _id_error(i, in_load=True)
     if config is not None and not isinstance(config, Mapping):
         raise PresetConfigError(f"the configuration is a mapping of preset id to its "
                                 f"settings, not {type(config).__name__}")

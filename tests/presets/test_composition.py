@@ -420,3 +420,24 @@ def test_with_requirements_puts_each_requirement_before_its_preset():
         ["piece-hp", "poisoned-squares", "king-heals"]
     with pytest.raises(registry.UnknownPresetError, match="did you mean 'king-heals'"):
         with_requirements(["king-heal"])
+
+
+@pytest.mark.parametrize("call", [
+    lambda: registry.get(None), lambda: registry.get(["piece-hp"]),
+    lambda: with_requirements([None]), lambda: registry.check_composition([["piece-hp"]]),
+])
+def test_an_id_that_is_not_text_is_an_unknown_preset_everywhere(call):
+    # get, with_requirements and check_composition raised bare TypeErrors
+    # ("unhashable type: 'list'") where load said what an id is
+    with pytest.raises(registry.UnknownPresetError, match="named by its id"):
+        call()
+
+
+def test_one_id_is_one_preset_not_its_letters():
+    assert with_requirements("king-heals") == ["piece-hp", "king-heals"]
+    assert registry.check_composition("piece-hp") == ["piece-hp"]
+
+
+def test_a_list_given_to_load_says_to_give_the_ids_one_by_one():
+    with pytest.raises(registry.UnknownPresetError, match=r"unpack a list, load\(\*ids\)"):
+        load(["piece-hp", "king-heals"])
