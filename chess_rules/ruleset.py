@@ -99,6 +99,24 @@ def generation_change(prod: Production, gen_stages, scoped=frozenset({"movegen"}
     return None
 
 
+def request_stage_problem(prod: Production, gen_stages, push_stages) -> str | None:
+    """What is wrong with a production that matches a request in a stage where the
+    request never stands, or None: ``movegen`` lives while moves are generated,
+    ``move`` while one is played, ``status`` while the result is asked. Such a
+    rule would never fire (a mover moved to ``post-move`` moves nothing)."""
+    lives = {"movegen": (gen_stages, "while moves are generated"),
+             "move": (push_stages, "while a move is played"),
+             "status": (("result",), "while the result is asked")}
+    for c in prod.conditions:
+        if isinstance(c, Pattern) and c.template in lives:
+            stages, when = lives[c.template]
+            if prod.stage not in stages:
+                return (f"matches the {c.template!r} request, which stands only {when} "
+                        f"(stages {', '.join(stages)}): in stage {prod.stage!r} it never "
+                        f"fires")
+    return None
+
+
 class RuleSet:
     """The productions of a game by name, with what compiling them needs: templates,
     stages, the functions the rules call (the move helpers of
@@ -260,10 +278,14 @@ class RuleSet:
         for t in self.templates.values():
             s.deftemplate(t)
         s.functions.update(self.functions)
-        gen_stages = move_stages(s.stages, self.config)[0] if "generate" in s.stages else ()
+        gen_stages, push_stages = move_stages(s.stages, self.config) \
+            if "generate" in s.stages else ((), ())
+        push_stages += tuple(self.config.get("extra-push-stages") or ())
         scoped = generation_scoped(self.productions.values(), gen_stages)
         for p in self.productions.values():
             problem = generation_change(p, gen_stages, scoped)
+            if problem is None and gen_stages and p.stage in s.stages:
+                problem = request_stage_problem(p, gen_stages, push_stages)
             if problem is not None:
                 raise CompileError(problem, p.name)
             # a capturing move helper's attacks, over the topology the board has

@@ -454,3 +454,30 @@ def test_a_function_that_cannot_be_called_is_refused_when_registered():
     def g(ctx):
         return None
     assert rs.functions["house.g"] is g
+
+
+def _in_stage(name, stage):
+    return lambda rs: rs.replace(rs.productions[name].replace(stage=stage))
+
+
+def _filter_on_the_move(rs):
+    rs.function("house.noop", lambda ctx, c: None)
+    rs.add(Rule("house.after-move", stage="filter")
+           .when(P("move", color=V.c)).then(Call("house.noop", V.c)))
+
+
+@pytest.mark.parametrize("edit, words", [
+    (_in_stage("fide.knight-move", "post-move"),
+     "'movegen' request, which stands only while moves are generated .*'post-move'"),
+    (_filter_on_the_move, "'move' request, which stands only while a move is played"),
+    (_in_stage("fide.stalemate-draw", "post-move"),
+     "'status' request, which stands only while the result is asked"),
+])
+def test_a_rule_in_a_stage_where_its_request_never_stands_is_refused(edit, words):
+    # a mover moved to post-move was compiled and never fired: the knights
+    # stopped moving, and explain said "no rule moves the knight"
+    from rete.errors import CompileError
+    rs = fide_rules()
+    edit(rs)
+    with pytest.raises(CompileError, match=words):
+        Game(ruleset=rs)
