@@ -7,7 +7,7 @@ as in its message.
 
 from __future__ import annotations
 
-__all__ = ["ChessError", "ArgumentError", "FenError", "IllegalMoveError", "MoveParseError",
+__all__ = ["ChessError", "ArgumentError", "NotARuleSetError", "FenError", "IllegalMoveError", "MoveParseError",
            "ReentrantCallError", "PgnError", "PgnSyntaxError", "PgnMoveError"]
 
 
@@ -18,6 +18,12 @@ class ChessError(Exception):
 class ArgumentError(ChessError, ValueError):
     """An argument a method cannot take: a square that is none, an option value
     it does not know, a PGN tag name, a rule set that is not a RuleSet."""
+
+
+class NotARuleSetError(ArgumentError, TypeError):
+    """A ``ruleset`` argument that is not a :class:`~chess_rules.ruleset.RuleSet`
+    (a preset's id, say): the same error from :class:`~chess_rules.game.Game`,
+    :class:`~dice.DiceGame` and the Dice Chess functions."""
 
 
 class FenError(ChessError, ValueError):

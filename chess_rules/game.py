@@ -30,7 +30,7 @@ from .fen import STARTING_FEN, FenPosition
 from .moves import Move
 from .notation import (MoveInfo, check_tags, game_to_pgn, move_to_san, normalize_uci,
                        parse_san)
-from .ruleset import RuleSet, move_stages
+from .ruleset import RuleSet, checked_ruleset, move_stages
 from .schema import TEMPLATES
 from .squares import PIECE_LETTER, SQUARE_NAMES, opposite
 from .state import ChessState
@@ -98,11 +98,8 @@ class Game:
 
     def __init__(self, fen: str | None = None, ruleset: RuleSet | None = None,
                  presets=(), config=None, position=None):
-        if ruleset is None:
+        if checked_ruleset(ruleset, presets_kw=True) is None:
             ruleset = _default_ruleset(presets, config)
-        elif not isinstance(ruleset, RuleSet):
-            raise ArgumentError(f"ruleset is a RuleSet (e.g. fide_rules() or "
-                                f"presets.load(...)), not {type(ruleset).__name__}")
         elif presets or config:
             raise ChessError("give presets (and their config) or a ruleset, not both: load "
                              "the presets onto it with presets.load(..., base=ruleset)")

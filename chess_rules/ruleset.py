@@ -18,7 +18,7 @@ from rete import Production, Rule, Session, Template
 from rete.errors import CompileError, StageCycleError, did_you_mean
 from rete.model import AssertFact, Call, Exists, Modify, Pattern, Retract, as_production
 
-from .errors import ChessError
+from .errors import ChessError, NotARuleSetError
 from .helpers import MOVE_HELPERS, helper_call_problem, meta_problem, with_implied_attacks
 from .schema import STAGES, TEMPLATES
 from .topology import Plain
@@ -26,6 +26,19 @@ from .topology import Plain
 
 class RuleSetError(ChessError):
     """A production added twice, removed or replaced when it is not there."""
+
+
+def checked_ruleset(ruleset, presets_kw: bool = False):
+    """``ruleset`` if it is a :class:`RuleSet` or None, else :class:`NotARuleSetError`
+    (``presets_kw``: the caller also takes preset ids as ``presets=``)."""
+    if ruleset is None or isinstance(ruleset, RuleSet):
+        return ruleset
+    hint = ""
+    if isinstance(ruleset, (str, list, tuple)):
+        hint = (" (load a preset with presets.load(...)"
+                + (", or name it with presets=" if presets_kw else "") + ")")
+    raise NotARuleSetError(f"ruleset must be a RuleSet or None, not "
+                           f"{type(ruleset).__name__}{hint}")
 
 
 GEN_STAGES = ("generate", "filter")

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from chess_rules.errors import FenError
 from chess_rules.fen import FenPosition, parse_fen
 from chess_rules.position import read_extended
+from chess_rules.ruleset import checked_ruleset
 from chess_rules.squares import BLACK, KING, PAWN, PIECE_LETTER, SQUARE_NAMES, WHITE, opposite
 
 from .errors import DfenError
@@ -236,13 +237,3 @@ def _letter(d) -> str:
             return d.upper()
     raise DfenError("dice", f"{d!r} is not a die (a face 1..6, a piece type or one of "
                             f"P N B R Q K)")
-
-
-def checked_ruleset(ruleset):
-    """``ruleset`` if it is a rule set (or None); a clear error otherwise."""
-    from chess_rules.ruleset import RuleSet
-    if ruleset is not None and not isinstance(ruleset, RuleSet):
-        hint = " (load a preset with presets.load(...))" if isinstance(ruleset, str) else ""
-        raise TypeError(f"ruleset must be a RuleSet or None, not {type(ruleset).__name__}"
-                        f"{hint}")
-    return ruleset

@@ -20,10 +20,10 @@ from chess_rules.game import Explanation, Game, _default_ruleset
 from chess_rules.moves import Move
 from chess_rules.notation import parse_uci
 from chess_rules.position import extended_suffix
-from chess_rules.ruleset import RuleSet
+from chess_rules.ruleset import RuleSet, checked_ruleset
 from chess_rules.squares import PIECE_LETTER, SQUARE_NAMES, WHITE
 
-from .dfen import TYPE_FACE, DfenPosition, checked_ruleset, parse_dfen
+from .dfen import TYPE_FACE, DfenPosition, parse_dfen
 from .errors import DiceError, RollError
 from .rules import KING_CAPTURED, dice_left, dice_rules, missing_die, move_dice, setup_dice
 
@@ -107,7 +107,7 @@ class DiceGame(Game):
                                  "load the presets onto it with "
                                  "presets.load(..., base=ruleset)")
             ruleset = _default_ruleset(presets, config)
-        ruleset = as_dice_rules(checked_ruleset(ruleset))
+        ruleset = as_dice_rules(checked_ruleset(ruleset, presets_kw=True))
         if dfen is None:
             from .dfen import START_DFEN
             dfen = START_DFEN

@@ -35,6 +35,7 @@ from chess_rules.errors import MoveParseError
 from chess_rules.explain import promotion_reason
 from chess_rules.game import Explanation
 from chess_rules.notation import normalize_uci, parse_uci
+from chess_rules.ruleset import checked_ruleset
 from chess_rules.squares import PIECE_LETTER
 
 from .dfen import FACE_TYPE, TYPE_FACE, format_dfen, parse_dfen, parse_dice_field
@@ -308,7 +309,7 @@ def turn_tree(dfen: str, ruleset=None) -> TurnTree:
     if not isinstance(dfen, str):
         parse_dfen(dfen)                # raises the typed error
     if ruleset is not None:
-        return _tree_of(DiceGame(dfen, ruleset), dfen)
+        return _tree_of(DiceGame(dfen, checked_ruleset(ruleset)), dfen)
     tree = _CACHE.get(dfen)
     if tree is not None:
         try:
@@ -516,4 +517,4 @@ def _game(dfen: str, ruleset=None) -> DiceGame:
     functions of this API take a position, and say so when given none)."""
     if not isinstance(dfen, str):
         parse_dfen(dfen)                # raises the typed error
-    return DiceGame(dfen, ruleset)
+    return DiceGame(dfen, checked_ruleset(ruleset))     # (these functions take no presets=)

@@ -71,3 +71,18 @@ def test_a_side_with_no_micro_move_is_not_stalemated():
     assert not g.is_stalemate() and not g.is_checkmate()
     assert g.outcome() is None and not g.is_game_over()
     assert not DiceGame("4k3/8/8/8/8/8/8/4K3 w - - 0 1 -").is_stalemate()
+
+
+@pytest.mark.parametrize("call", [
+    lambda: DiceGame(DFEN, "piece-hp"),
+    lambda: __import__("dice").legal_uci_moves(DFEN, ["piece-hp"]),
+    lambda: __import__("dice").apply_move(DFEN, "e1e2", "piece-hp"),
+    lambda: __import__("chess_rules.game").game.Game(None, ["piece-hp"]),
+])
+def test_a_ruleset_that_is_not_one_is_the_same_chess_error_everywhere(call):
+    # Dice Chess raised a bare TypeError, outside the ChessError family its
+    # docstring promises, where Game raised an ArgumentError
+    from chess_rules.errors import ArgumentError, NotARuleSetError
+    with pytest.raises(NotARuleSetError, match=r"not (str|list) \(load a preset") as ei:
+        call()
+    assert isinstance(ei.value, ArgumentError) and isinstance(ei.value, TypeError)
