@@ -190,7 +190,9 @@ def check_composition(ids: Iterable[str]) -> list[str]:
         if missing:
             raise MissingRequirementError(
                 f"preset {i!r} requires {', '.join(repr(m) for m in missing)}; add it: "
-                + " ".join(f"--preset {m}" for m in missing))
+                + " ".join(f"--preset {m}" for m in missing)
+                + " on the command line; in Python, among the ids (presets.with_requirements"
+                  "(ids) adds every requirement)")
     inc = incompatibilities()
     for a in ids:
         for b in ids:

@@ -77,6 +77,8 @@ def test_missing_requirement_is_named_with_the_offer_to_add_it(no_build):
     msg = refused(MissingRequirementError, "king-heals")
     assert "'king-heals' requires 'piece-hp'" in msg
     assert "--preset piece-hp" in msg
+    # a Python caller is told how to add it there too
+    assert "presets.with_requirements(ids)" in msg
     msg = refused(MissingRequirementError, "poisoned-squares", "king-heals")
     assert "piece-hp" in msg
 
