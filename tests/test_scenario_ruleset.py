@@ -105,6 +105,15 @@ def test_a_scenario_with_its_own_ruleset_refuses_another_from_python(suite):
         run_scenario(sc, ruleset=fide_rules())
 
 
+def test_a_ruleset_that_is_not_one_is_refused_as_by_game():
+    # a preset's id in its place reached the runner as a bare AttributeError
+    # ("'str' object has no attribute 'copy'")
+    from chess_rules.errors import NotARuleSetError
+    sc = parse_text('scenario "x"\n  fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1\n  expect legal e1e2\n')[0]
+    with pytest.raises(NotARuleSetError, match=r"not str \(load a preset"):
+        run_scenario(sc, ruleset="piece-hp")
+
+
 # ---------------------------------------------------------------- neighbours of a rule file
 
 HOUSE_WITH_NEIGHBOUR = textwrap.dedent('''

@@ -11,6 +11,7 @@ from __future__ import annotations
 import signal
 import threading
 
+from ..ruleset import checked_ruleset
 from .dice_runner import DiceRunner
 from .game_runner import GameRunner
 from .model import Expectation, Scenario, ScenarioError, ScenarioFailure, Step, scenario_error
@@ -36,6 +37,7 @@ def run_scenario(sc: Scenario, timeout: float | None = None, ruleset=None) -> No
     :func:`scenario_timeout`) is stopped with a :class:`ScenarioError` at the
     statement it was running (only where SIGALRM can be used: the main thread).
     """
+    checked_ruleset(ruleset)        # (not a scenario's fault: raised as it is)
     timeout = scenario_timeout() if timeout is None else timeout
     usable = timeout and 0 < timeout < 1e9 and hasattr(signal, "setitimer") and \
         threading.current_thread() is threading.main_thread()
