@@ -285,6 +285,7 @@ class RuleSet:
     def build(self) -> Session:
         """Compile into a new session (templates, functions, stages, productions)."""
         self._check_royal_types()
+        self._check_position_keys()
         s = Session(stages=self.stages)
         for name, after, before in self.extra_stages:
             s.define_stage(name, after=after, before=before)
@@ -317,6 +318,23 @@ class RuleSet:
                 hint = f" (write ({types!r},) for one)" if isinstance(types, str) else ""
                 raise RuleSetError(f"royal_types[{color!r}] is a tuple of piece types, such as "
                                    f"('king',), or () for none, not {types!r}{hint}")
+
+    def _check_position_keys(self) -> None:
+        """Refuse a piece attribute or position token whose ``key:`` the extended
+        FEN would read as another's: the game would write positions it cannot
+        read back (``half:e4=1`` is the half-move of a multi-move turn)."""
+        from .position import BASE_PIECE_SLOTS, RESERVED_TOKEN_KEYS
+        slots = [sl for sl in self.templates["piece"].slots if sl not in BASE_PIECE_SLOTS]
+        tokens = list(self.config.get("position-tokens") or ())
+        for key, what in [(sl, "piece attribute") for sl in slots] + \
+                         [(k, "position token") for k in tokens]:
+            taken = key in RESERVED_TOKEN_KEYS and "its own"
+            if not taken and what == "position token" and key in slots:
+                taken = "the piece attribute's"
+            if taken:
+                raise RuleSetError(f"{what} {key!r} would be written as '{key}:...', which the "
+                                   f"extended FEN reads as {taken}: the game's FEN would not "
+                                   f"read back; give it another name")
 
     def describe(self) -> list[dict]:
         """The active productions with stage, salience and source."""

@@ -481,3 +481,43 @@ def test_a_rule_in_a_stage_where_its_request_never_stands_is_refused(edit, words
     edit(rs)
     with pytest.raises(CompileError, match=words):
         Game(ruleset=rs)
+
+
+def _slot(name):
+    def edit(rs):
+        rs.templates["piece"] = rs.templates["piece"].extended(name, defaults={name: 0})
+    return edit
+
+
+def _token(name):
+    def edit(rs):
+        rs.config.setdefault("position-tokens", {})[name] = (lambda v, pos: v, lambda g: "1")
+    return edit
+
+
+@pytest.mark.parametrize("edits, words", [
+    ([_slot("half")], "piece attribute 'half' would be written as 'half:...'.* its own"),
+    ([_token("moved")], "position token 'moved' .* its own"),
+    ([_slot("charge"), _token("charge")], "position token 'charge' .* the piece attribute's"),
+])
+def test_a_key_the_extended_fen_reads_as_another_is_refused(edits, words):
+    # the game wrote 'half:e4=1', then refused its own FEN ("this rule set plays
+    # one move per turn")
+    rs = fide_rules()
+    for edit in edits:
+        edit(rs)
+    with pytest.raises(RuleSetError, match=words):
+        Game(ruleset=rs)
+
+
+def test_a_piece_attribute_of_its_own_reads_back_from_the_fen():
+    from rete import ModifyFact
+    rs = fide_rules()
+    _slot("charge")(rs)
+    rs.add(Rule("house.charge", stage="post-move")
+           .when(P("move", to=V.t), P("piece", square=V.t, charge=0).as_("p"))
+           .then(ModifyFact("p", charge=1)))
+    g = Game(ruleset=rs)
+    g.push("e2e4")
+    assert g.fen().endswith(" charge:e4=1")
+    assert Game(g.fen(), ruleset=rs).fen() == g.fen()
