@@ -24,7 +24,7 @@ from chess_rules.ruleset import RuleSet, checked_ruleset
 from chess_rules.squares import PIECE_LETTER, SQUARE_NAMES, WHITE
 
 from .dfen import TYPE_FACE, DfenPosition, parse_dfen
-from .errors import DiceError, RollError
+from .errors import DiceError, EndTurnError, RollError
 from .rules import KING_CAPTURED, dice_left, dice_rules, missing_die, move_dice, setup_dice
 
 __all__ = ["DiceGame", "default_ruleset", "as_dice_rules", "is_plain_dice", "random_source"]
@@ -410,8 +410,20 @@ class DiceGame(Game):
         finally:
             self.session.dice_rng = None
 
+    def end_turn(self) -> None:
+        """End the turn, as :func:`dice.end_turn` does: refused
+        (:class:`~dice.errors.EndTurnError`) while a legal micro-move is left or
+        once the game is over, the game left as it was."""
+        if self.is_game_over():
+            raise EndTurnError("game-over", f"the game is over ({self.over_text()})")
+        if self._legal():
+            from .turns import turn_tree
+            first = turn_tree(self.dfen(), None if self.plain_dice else self.ruleset).first()
+            raise EndTurnError("moves-left", "a legal micro-move is left: " + ", ".join(first))
+        self.run_end_turn()
+
     def run_end_turn(self) -> None:
-        """The ``end-turn`` stage (no checks: :func:`dice.end_turn` checks first)."""
+        """The ``end-turn`` stage, unchecked (:meth:`end_turn` checks first)."""
         if self.session._firing is not None:
             raise ReentrantCallError("run_end_turn")
         try:

@@ -40,7 +40,7 @@ from chess_rules.squares import PIECE_LETTER
 
 from .dfen import FACE_TYPE, TYPE_FACE, format_dfen, parse_dfen, parse_dice_field
 from .engine import DiceGame, random_source
-from .errors import (DfenError, EndTurnError, GameOverError, MaxMicroMovesError, NoDieError,
+from .errors import (DfenError, GameOverError, MaxMicroMovesError, NoDieError,
                      NotLegalMoveError, TurnTreeError)
 
 __all__ = ["TurnTree", "turn_tree", "legal_turn_tree", "legal_uci_moves", "apply_move",
@@ -441,13 +441,7 @@ def end_turn(dfen: str, ruleset=None) -> str:
     game is over.
     """
     game = _game(dfen, ruleset)
-    if game.is_game_over():
-        raise EndTurnError("game-over", f"the game is over ({game.over_text()})")
-    moves = game.legal_moves()
-    if moves:
-        raise EndTurnError("moves-left", "a legal micro-move is left: "
-                           + ", ".join(legal_uci_moves(dfen, ruleset)))
-    game.run_end_turn()
+    game.end_turn()
     return game.dfen()
 
 

@@ -86,3 +86,22 @@ def test_a_ruleset_that_is_not_one_is_the_same_chess_error_everywhere(call):
     with pytest.raises(NotARuleSetError, match=r"not (str|list) \(load a preset") as ei:
         call()
     assert isinstance(ei.value, ArgumentError) and isinstance(ei.value, TypeError)
+
+
+def test_dice_game_ends_a_turn_only_as_dice_end_turn_does():
+    # DiceGame had only run_end_turn, which checks nothing: a turn with its
+    # dice still playable, or a finished game, was handed over
+    import dice
+    g = DiceGame(DFEN)
+    with pytest.raises(dice.EndTurnError, match="a legal micro-move is left: e1d1, ") as ei:
+        g.end_turn()
+    assert ei.value.kind == "moves-left" and g.dfen() == DFEN
+    over = DiceGame("4k3/8/8/8/8/8/8/4K2r b - - 0 1 R")
+    over.push("h1e1")
+    with pytest.raises(dice.EndTurnError, match="game is over") as ei:
+        over.end_turn()
+    assert ei.value.kind == "game-over"
+    g = DiceGame("4k3/8/8/8/8/8/8/4K3 w - - 0 1 Q")
+    g.end_turn()
+    assert g.dfen() == dice.end_turn("4k3/8/8/8/8/8/8/4K3 w - - 0 1 Q") == \
+        "4k3/8/8/8/8/8/8/4K3 b - - 0 1 -"
