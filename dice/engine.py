@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from rete.model import as_production
 
-from chess_rules.errors import ChessError, MoveParseError, ReentrantCallError
+from chess_rules.errors import ArgumentError, ChessError, MoveParseError, ReentrantCallError
 from chess_rules.explain import castling_squares
 from chess_rules.game import Explanation, Game, _default_ruleset
 from chess_rules.moves import Move
@@ -218,7 +218,15 @@ class DiceGame(Game):
                 f"{self.castling_rights()} {ep} {g['halfmove']} {g['fullmove']} "
                 f"{self.dice_letters()}{extended_suffix(self, eps)}")
 
-    fen = dfen  # a DiceGame's position is its DFEN
+    def fen(self, en_passant: str | None = None) -> str:
+        """The position as DFEN (:meth:`dfen`). ``en_passant`` is taken as by
+        :meth:`Game.fen`, but a DFEN writes every target (``'all'``): a target
+        stands for the opponent's whole turn, and the turn tree reads it."""
+        if en_passant not in (None, "all"):
+            raise ArgumentError(f"a DFEN writes every en-passant target (en_passant='all'), "
+                                f"not {en_passant!r}: a target stands for the opponent's "
+                                f"whole turn")
+        return self.dfen()
 
     def winner(self) -> str | None:
         """The colour that won (captured a king, or a preset's ending), or None

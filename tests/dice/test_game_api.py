@@ -105,3 +105,14 @@ def test_dice_game_ends_a_turn_only_as_dice_end_turn_does():
     g.end_turn()
     assert g.dfen() == dice.end_turn("4k3/8/8/8/8/8/8/4K3 w - - 0 1 Q") == \
         "4k3/8/8/8/8/8/8/4K3 b - - 0 1 -"
+
+
+def test_dice_game_fen_takes_game_fens_argument():
+    # fen was dfen itself, so fen(en_passant=...) was a bare TypeError
+    from chess_rules.errors import ArgumentError
+    g = DiceGame("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 PPK")
+    g.push("e2e4")
+    assert g.fen() == g.fen(en_passant="all") == g.dfen() == \
+        "4k3/8/8/8/4P3/8/8/4K3 w - e3 0 1 PK"
+    with pytest.raises(ArgumentError, match="every en-passant target"):
+        g.fen(en_passant="legal")
