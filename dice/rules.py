@@ -340,9 +340,12 @@ def dice_rules(base: RuleSet | None = None, gate: bool = True) -> RuleSet:
     """Dice Chess as a rule set: ``base`` (FIDE by default) edited as described above.
 
     ``base`` is not changed. Productions of ``REMOVED`` that ``base`` lacks are
-    skipped, so a preset that already dropped one composes. ``gate=False`` leaves
+    skipped, so a preset that already dropped one composes. A ``base`` that is
+    Dice Chess already is given back as it is (a copy). ``gate=False`` leaves
     the movers ungated (the die filter alone decides: slower, the same moves).
     """
+    if base is not None and setup_dice in base.setup_hooks:
+        return base.copy()          # Dice Chess already (as_dice_rules takes it so too)
     rs = (base if base is not None else fide_rules()).copy()
     rs.name = f"dice({rs.name})"
     for name in REMOVED:

@@ -129,3 +129,15 @@ def _leaves(tree):
         yield ()
     for sub in tree.values():
         yield from _leaves(sub)
+
+
+def test_dice_rules_of_dice_rules_is_the_same_game():
+    # it failed with "stage 'roll' already exists", where DiceGame takes such a
+    # rule set as it is
+    once = dice_rules()
+    twice = dice_rules(once)
+    assert twice is not once and twice.name == once.name == "dice(fide)"
+    assert list(twice.productions) == list(once.productions)
+    dfen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 PK"
+    assert legal_uci_moves(dfen, ruleset=twice) == legal_uci_moves(dfen)
+
