@@ -48,7 +48,7 @@ from rete import Assert, Call, Not, P, RetractFact, Rule, Template, Test, V
 from chess_rules.errors import ChessError, FenError
 from chess_rules.fide import fide_rules
 from chess_rules.helpers import piece_patterns
-from chess_rules.ruleset import RuleSet
+from chess_rules.ruleset import RuleSet, checked_ruleset
 from chess_rules.squares import SQUARE_NAMES, opposite
 from chess_rules.state import game_fact
 
@@ -344,6 +344,7 @@ def dice_rules(base: RuleSet | None = None, gate: bool = True) -> RuleSet:
     Dice Chess already is given back as it is (a copy). ``gate=False`` leaves
     the movers ungated (the die filter alone decides: slower, the same moves).
     """
+    checked_ruleset(base)
     if base is not None and setup_dice in base.setup_hooks:
         return base.copy()          # Dice Chess already (as_dice_rules takes it so too)
     rs = (base if base is not None else fide_rules()).copy()

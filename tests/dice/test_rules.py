@@ -141,3 +141,9 @@ def test_dice_rules_of_dice_rules_is_the_same_game():
     dfen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 PK"
     assert legal_uci_moves(dfen, ruleset=twice) == legal_uci_moves(dfen)
 
+
+def test_dice_rules_of_what_is_not_a_rule_set_says_so():
+    import pytest
+    from chess_rules.errors import NotARuleSetError
+    with pytest.raises(NotARuleSetError, match=r"not str \(load a preset"):
+        dice_rules("piece-hp")
