@@ -96,6 +96,9 @@ class Game:
     tree, ``perft`` or ``san``, takes back its moves), never in between.
     """
 
+    #: whether the class plays a Dice Chess rule set (DiceGame does)
+    _plays_dice = False
+
     def __init__(self, fen: str | None = None, ruleset: RuleSet | None = None,
                  presets=(), config=None, position=None):
         if checked_ruleset(ruleset, presets_kw=True) is None:
@@ -103,6 +106,11 @@ class Game:
         elif presets or config:
             raise ChessError("give presets (and their config) or a ruleset, not both: load "
                              "the presets onto it with presets.load(..., base=ruleset)")
+        if ruleset.config.get("dice") and not self._plays_dice:
+            # its positions carry dice (DFEN) and its turns are rolls and
+            # micro-moves: a plain Game would read no dice and move nothing
+            raise ArgumentError("a Dice Chess rule set (dice.dice_rules) is played with "
+                                "dice.DiceGame, on DFEN positions")
         # the game's own copy: a rule set edited after the game was made changes
         # neither the compiled game nor what it says about itself (rules, pgn, copy)
         ruleset = ruleset.copy()

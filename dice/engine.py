@@ -98,6 +98,8 @@ class DiceGame(Game):
     ['piece-hp']
     """
 
+    _plays_dice = True
+
     def __init__(self, dfen: str | DfenPosition | None = None, ruleset: RuleSet | None = None,
                  presets=(), config=None):
         # presets by id, as Game takes them (Game.from_fen passes them on too)

@@ -116,3 +116,15 @@ def test_dice_game_fen_takes_game_fens_argument():
         "4k3/8/8/8/4P3/8/8/4K3 w - e3 0 1 PK"
     with pytest.raises(ArgumentError, match="every en-passant target"):
         g.fen(en_passant="legal")
+
+
+def test_a_plain_game_on_dice_chess_rules_points_at_dice_game():
+    # Game read the DFEN's dice as a bad token ("'PPK' is not a key:value
+    # token"), and from the start position it had no legal move at all
+    from chess_rules.errors import ArgumentError
+    from chess_rules.game import Game
+    from dice import dice_rules
+    for fen in (None, "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 PPK"):
+        with pytest.raises(ArgumentError, match="played with dice.DiceGame"):
+            Game(fen, ruleset=dice_rules())
+    assert DiceGame("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 PPK", dice_rules()).legal_uci()
