@@ -61,6 +61,15 @@ class PresetModeError(PresetError):
     pass
 
 
+def redo_hint(origin: str) -> str:
+    """How to compose presets with a base whose own rules (``origin``) one of them
+    would undo: the presets first, then those rules (Dice Chess: made of them)."""
+    if origin == "dice":
+        return ("Make Dice Chess of the presets instead: dice.dice_rules(presets.load(...)), "
+                "or DiceGame(dfen, presets=[...])")
+    return "Load the presets first and apply your rules over them"
+
+
 class ScopeConfig(BaseModel):
     """Which side(s) a scope-aware preset applies to."""
 
@@ -163,8 +172,7 @@ class PresetRules:
                 if origin not in _modules():        # the base's own rules removed it
                     return ConflictingPresetsError(
                         f"preset {self.meta.id!r} rewrites {name!r}, which the base rule "
-                        f"set's own rules ({origin}) removed. Load the presets first and "
-                        f"apply your rules over them")
+                        f"set's own rules ({origin}) removed. {redo_hint(origin)}")
                 return ConflictingPresetsError(
                     f"presets {origin!r} and {self.meta.id!r} both rewrite {name!r} "
                     "in different ways")

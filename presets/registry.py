@@ -26,7 +26,7 @@ from chess_rules.ruleset import RuleSet
 
 from .base import (ConflictingPresetsError, IncompatiblePresetsError, MissingRequirementError,
                    PresetConfigError, PresetError, PresetMeta, PresetRules,
-                   RequirementCycleError, UnknownPresetError)
+                   RequirementCycleError, UnknownPresetError, redo_hint)
 
 PRESET_MODULES: list[str] = [
     # v1 gallery
@@ -304,8 +304,8 @@ def load(*ids: str, config: Mapping[str, Mapping] | None = None,
                            + (f": {rules.hints[name]}" if name in rules.hints else "") + ")")
                 raise ConflictingPresetsError(
                     f"preset {pid!r} rewrites {name!r}, which the base rule set's own rules "
-                    f"({custom[name]}) replaced: it would undo them{why}. Load the presets "
-                    f"first and apply your rules over them")
+                    f"({custom[name]}) replaced: it would undo them{why}. "
+                    f"{redo_hint(custom[name])}")
             if prev is None:
                 pass
             elif GEOMETRY_CATEGORY not in (mods[prev].META.category, meta.category):

@@ -382,3 +382,15 @@ def test_extinction_both_sides_at_once_the_side_that_moved_loses_in_dice_chess()
     g = DiceGame("k7/8/8/8/2P5/R1p5/8/7K w - - 3 1 RNN", rs)
     g.push("a3c3")
     assert (g.outcome().winner, g.outcome().reason) == ("black", "no pawn left")
+
+
+@pytest.mark.parametrize("preset", ["suicide-chess", "double-move"])
+def test_a_preset_refused_over_dice_chess_says_to_make_dice_chess_of_it(preset):
+    # the refusal said "load the presets first and apply your rules over them",
+    # advice for rules of a user's own, not for Dice Chess
+    import presets
+    from dice import dice_rules
+    with pytest.raises(presets.ConflictingPresetsError,
+                       match=r"dice\.dice_rules\(presets\.load\(\.\.\.\)\)"):
+        presets.load(preset, base=dice_rules())
+    assert DiceGame("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 PK", presets=[preset]).legal_uci()
