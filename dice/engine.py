@@ -14,7 +14,8 @@ from functools import lru_cache
 
 from rete.model import as_production
 
-from chess_rules.errors import ArgumentError, ChessError, MoveParseError, ReentrantCallError
+from chess_rules.errors import (ArgumentError, ChessError, IllegalMoveError, MoveParseError,
+                                ReentrantCallError)
 from chess_rules.explain import castling_squares
 from chess_rules.game import Explanation, Game, _default_ruleset
 from chess_rules.moves import Move
@@ -24,7 +25,8 @@ from chess_rules.ruleset import RuleSet, checked_ruleset
 from chess_rules.squares import PIECE_LETTER, SQUARE_NAMES, WHITE
 
 from .dfen import TYPE_FACE, DfenPosition, parse_dfen
-from .errors import DiceError, EndTurnError, RollError
+from .errors import (DiceError, EndTurnError, GameOverError, NoDieError, NotLegalMoveError,
+                     RollError)
 from .rules import KING_CAPTURED, dice_left, dice_rules, missing_die, move_dice, setup_dice
 
 __all__ = ["DiceGame", "default_ruleset", "as_dice_rules", "is_plain_dice", "random_source"]
@@ -284,6 +286,19 @@ class DiceGame(Game):
             self._make(m)
         except BaseException as e:
             raise self._failed(e)
+
+    def _find(self, move) -> Move:
+        """As :meth:`Game._find`, refusing with the classes :func:`dice.apply_move`
+        uses, so that a caller catches the same refusal from either: the game over
+        (:class:`GameOverError`), no die (:class:`NoDieError`), else
+        :class:`NotLegalMoveError` (the Maximum Micro-moves Rule is the turn
+        tree's, not a micro-move's: ``push`` does not apply it)."""
+        try:
+            return super()._find(move)
+        except IllegalMoveError as e:
+            cls = (GameOverError if self.is_game_over() else
+                   NoDieError if e.rule == "dice.die-filter" else NotLegalMoveError)
+            raise cls(e.move, e.reason, e.rule) from None
 
     def _nothing_to_take_back(self) -> DiceError:
         return DiceError("no micro-move to take back")

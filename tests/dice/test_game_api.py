@@ -128,3 +128,25 @@ def test_a_plain_game_on_dice_chess_rules_points_at_dice_game():
         with pytest.raises(ArgumentError, match="played with dice.DiceGame"):
             Game(fen, ruleset=dice_rules())
     assert DiceGame("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 PPK", dice_rules()).legal_uci()
+
+
+def test_dice_game_push_refuses_with_the_classes_apply_move_uses():
+    # push raised a plain IllegalMoveError where apply_move says NoDieError,
+    # GameOverError or NotLegalMoveError: a caller had to catch two ways
+    import dice
+    cases = [("4k3/8/8/8/8/8/8/4K3 w - - 0 1 NNN", "e1e2", dice.NoDieError),
+             ("4k3/8/8/8/8/8/8/4K3 w - - 0 1 KKK", "e1e3", dice.NotLegalMoveError)]
+    for dfen, u, cls in cases:
+        g = DiceGame(dfen)
+        with pytest.raises(cls) as ei:
+            g.push(u)
+        with pytest.raises(cls):
+            dice.apply_move(dfen, u)
+        assert ei.value.rule == dice.explain_move(dfen, u).rule
+        assert g.dfen() == dfen
+    g = DiceGame("4k3/8/8/8/8/8/8/4K2r b - - 0 1 RR")
+    g.push("h1e1")
+    with pytest.raises(dice.GameOverError, match="the game is over"):
+        g.push("e8e7")
+    with pytest.raises(dice.GameOverError):
+        dice.apply_move(g.dfen(), "e8e7")
