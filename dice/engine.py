@@ -347,7 +347,10 @@ class DiceGame(Game):
             return ex
         with_die, freed = self._explain_with_dice(ex.move, move_dice(ptype, kind))
         if freed or self._dropped_after_die_filter(with_die):
-            return Explanation(ex.move, False, "dice.die-filter", reason)
+            # the producers the die lets run: as a rule set without the gates
+            # (dice_rules(gate=False)) names them, its movers running and the
+            # die filter dropping their move
+            return Explanation(ex.move, False, "dice.die-filter", reason, with_die.generated_by)
         return with_die
 
     def _dropped_after_die_filter(self, ex: Explanation) -> bool:

@@ -393,23 +393,25 @@ def _explain(game: DiceGame, tree: TurnTree, u: str) -> Explanation:
         then = f"then {after}" if after else "the turn is complete"
         return Explanation(u, True, ex.rule, f"spends the {spent} die; {then}",
                            ex.generated_by)
-    _, reason, rule = _refusal(game, tree, u)
-    return Explanation(u, False, rule, reason)
+    _, reason, rule, generated_by = _refusal(game, tree, u)
+    return Explanation(u, False, rule, reason, generated_by)
 
 
-def _refusal(game: DiceGame, tree: TurnTree, u: str) -> tuple[type, str, str | None]:
-    """Why ``u`` (not in the tree) is refused: (error class, reason, rule)."""
+def _refusal(game: DiceGame, tree: TurnTree, u: str) -> tuple[type, str, str | None, list]:
+    """Why ``u`` (not in the tree) is refused: (error class, reason, rule, the
+    productions that generated it, as :class:`Explanation` names them)."""
     if game.is_game_over():
-        return GameOverError, f"the game is over ({game.over_text()})", None
+        return GameOverError, f"the game is over ({game.over_text()})", None, []
     micro = {m.uci() for m in game.legal_moves()}
     if u in micro:
         return (MaxMicroMovesError,
                 f"it breaks the Maximum Micro-moves Rule: the turn can spend {tree.most} "
                 f"dice, and no turn starting with {u} spends that many or captures the king "
-                f"(legal: {', '.join(tree.first())})", "dice.maximum-micro-moves")
+                f"(legal: {', '.join(tree.first())})", "dice.maximum-micro-moves",
+                game.explain(u).generated_by)
     ex = game.explain(u)
     if ex.rule == "dice.die-filter":
-        return NoDieError, ex.reason, ex.rule
+        return NoDieError, ex.reason, ex.rule, ex.generated_by
     promotions = sorted(m for m in micro if len(m) == 5 and m[:4] == u[:4])
     if promotions and not ex.generated_by:
         # (a move generated and then dropped by a rule keeps that rule's reason)
@@ -418,16 +420,16 @@ def _refusal(game: DiceGame, tree: TurnTree, u: str) -> tuple[type, str, str | N
         _, _, promo = parse_uci(u)
         in_turn = [m for m in promotions if m in tree.nodes]
         if in_turn:
-            return NotLegalMoveError, promotion_reason(promo, in_turn), ex.rule
+            return NotLegalMoveError, promotion_reason(promo, in_turn), ex.rule, []
         return (NotLegalMoveError,
                 f"{promotion_reason(promo, promotions)}, but no turn starting with any of "
                 f"them keeps to the Maximum Micro-moves Rule (legal: {', '.join(tree.first())})",
-                ex.rule)
-    return NotLegalMoveError, ex.reason, ex.rule
+                ex.rule, [])
+    return NotLegalMoveError, ex.reason, ex.rule, ex.generated_by
 
 
 def _refuse(game: DiceGame, tree: TurnTree, u: str):
-    cls, reason, rule = _refusal(game, tree, u)
+    cls, reason, rule, _ = _refusal(game, tree, u)
     if cls is NotLegalMoveError:
         reason = f"not a legal move: {reason}"
     raise cls(u, reason, rule)

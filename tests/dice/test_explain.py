@@ -195,3 +195,36 @@ def test_a_move_a_later_filter_would_drop_is_refused_by_the_die_filter_first():
         "dice.die-filter", "no pawn die for the pawn on b2 (dice left: knight, rook, king)")
     # a move whose die is there is the compulsory capture's to refuse
     assert explain_move(dfen, "d1d2", rs).rule == "suicide-chess.compulsory-capture"
+
+
+def test_a_move_a_filter_refuses_keeps_the_production_that_generated_it():
+    # suicide chess: the knight's move is generated, then dropped because a capture
+    # is compulsory; explain_move says so as Game.explain does under the preset
+    from chess_rules.game import Game
+    from dice import DiceGame, dice_rules
+    from presets import load
+    dfen = "4k3/8/8/3p4/4P3/8/8/1N6 w - - 0 1 PN"
+    rs = dice_rules(load("suicide-chess"))
+    chess = Game(dfen.rsplit(" ", 1)[0], load("suicide-chess")).explain("b1c3")
+    for ex in (explain_move(dfen, "b1c3", rs), DiceGame(dfen, rs).explain("b1c3")):
+        assert ex.rule == chess.rule == "suicide-chess.compulsory-capture"
+        assert ex.generated_by == chess.generated_by == ["fide.knight-move"]
+
+
+@pytest.mark.parametrize("dfen, move, mover", [
+    ("4k3/8/8/8/8/8/8/1N2K3 w - - 0 1 P", "b1c3", "fide.knight-move"),
+    ("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1 KP", "e1g1", "fide.castling"),
+])
+def test_a_move_without_its_die_names_its_mover_with_or_without_the_gates(dfen, move, mover):
+    # the gated movers do not run without their die; the ungated ones generate
+    # the move and dice.die-filter drops it: both name the mover
+    from dice import dice_rules
+    for rs in (None, dice_rules(gate=False)):
+        ex = explain_move(dfen, move, rs)
+        assert ex.rule == "dice.die-filter" and ex.generated_by == [mover]
+
+
+def test_a_micro_move_the_maximum_micro_moves_rule_refuses_names_its_mover():
+    ex = explain_move(BLOCKED, "e2e4")
+    assert ex.rule == "dice.maximum-micro-moves"
+    assert ex.generated_by == ["fide.pawn-double-push"]

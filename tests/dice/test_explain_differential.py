@@ -288,8 +288,8 @@ def check_verdict(t: Truth, u: str, ex, fide: bool) -> str:
         after = t.tree.playable([u])
         assert (m.group(2) or "") == ", ".join(map(str, after)), ctx
         return "legal"
-    cls, reason, rule = _refusal(g, t.tree, u)
-    assert (reason, rule) == (ex.reason, ex.rule), ctx
+    cls, reason, rule, generated_by = _refusal(g, t.tree, u)
+    assert (reason, rule, generated_by) == (ex.reason, ex.rule, ex.generated_by), ctx
     assert ex.reason.strip(), ctx
     if g.is_game_over():
         assert cls is GameOverError and rule is None, ctx
