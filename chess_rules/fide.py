@@ -212,9 +212,13 @@ def castle_gen(ctx, right, color):
                 colors2[kf] = types2[kf] = None
                 colors2[s], types2[s] = color, "king"
             if st.attacked(colors2, types2, s, opp):
-                what = "the king is in check" if s == kf else \
-                    f"{SQUARE_NAMES[s]} is attacked"
-                st.refuse(uci, rule, what)
+                # "check" only where the rules have it (a check fact on the king):
+                # under a rule set without check (Dice Chess) the king's square is
+                # an attacked square like the others
+                in_check = s == kf and any(f.values["color"] == color and f.values["square"] == kf
+                                           for f in ctx.session.facts_of("check"))
+                st.refuse(uci, rule, "the king is in check" if in_check
+                          else f"{SQUARE_NAMES[s]} is attacked")
                 return
     st.add(Move(kf, kt, None, "king", "castle", None, rule, rook_from=rf, rook_to=rt))
 

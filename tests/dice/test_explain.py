@@ -228,3 +228,16 @@ def test_a_micro_move_the_maximum_micro_moves_rule_refuses_names_its_mover():
     ex = explain_move(BLOCKED, "e2e4")
     assert ex.rule == "dice.maximum-micro-moves"
     assert ex.generated_by == ["fide.pawn-double-push"]
+
+
+@pytest.mark.parametrize("dfen, move, square", [
+    ("4k3/8/8/8/8/8/4r3/R3K2R w KQ - 0 1 KRP", "e1g1", "e1"),      # the king's own square
+    ("4k3/8/8/8/8/8/5r2/R3K2R w KQ - 0 1 KRP", "e1g1", "f1"),      # a square it passes
+    ("r3k2r/8/8/8/8/8/8/4R2K b kq - 0 1 KRP", "e8c8", "e8"),
+])
+def test_castling_from_or_through_an_attacked_square_names_the_square(dfen, move, square):
+    # Dice Chess has no check: the king's square is attacked, as the others are
+    ex = explain_move(dfen, move)
+    assert ex.rule == "fide.castling" and ex.reason == f"{square} is attacked"
+    with pytest.raises(DiceMoveError, match=f"{square} is attacked"):
+        apply_move(dfen, move)
