@@ -163,9 +163,22 @@ def make_pawn_capture_gen(topo):
                     add_pawn_move(st, sq, to, c, "normal", to, rule)
                 elif oc is None and st.refusals is not None:
                     st.refuse(SQUARE_NAMES[sq] + SQUARE_NAMES[to], rule,
-                              f"a pawn moves diagonally only to capture, and "
-                              f"{SQUARE_NAMES[to]} is empty")
+                              _empty_diagonal(ctx.session, to, c))
     return gen
+
+
+def _empty_diagonal(session, to: int, color: str) -> str:
+    """Why a pawn may not move diagonally onto the empty square ``to``; an
+    en-passant target of its own side there (Dice Chess, a multi-move turn) is
+    named, as the capture a player would look for."""
+    why = f"a pawn moves diagonally only to capture, and {SQUARE_NAMES[to]} is empty"
+    for f in session.facts_of("ep"):
+        v = f.values
+        if v["square"] == to and v["by"] == color:
+            return (f"{why}: the en-passant target there is {color}'s own (made by its pawn "
+                    f"on {SQUARE_NAMES[v['pawn']]}), and a pawn captures en passant only "
+                    f"onto the opponent's targets")
+    return why
 
 
 def make_ep_gen(topo):

@@ -241,3 +241,16 @@ def test_castling_from_or_through_an_attacked_square_names_the_square(dfen, move
     assert ex.rule == "fide.castling" and ex.reason == f"{square} is attacked"
     with pytest.raises(DiceMoveError, match=f"{square} is attacked"):
         apply_move(dfen, move)
+
+
+def test_a_pawn_slanting_onto_its_own_sides_target_is_told_whose_target_it_is():
+    after = apply_move("4k3/8/8/8/8/8/3PP3/4K3 w - - 0 1 PPN", "e2e4")
+    assert after.split()[3] == "e3"
+    ex = explain_move(after, "d2e3")
+    assert ex.rule == "fide.pawn-capture"
+    assert ex.reason == ("a pawn moves diagonally only to capture, and e3 is empty: the "
+                         "en-passant target there is white's own (made by its pawn on e4), "
+                         "and a pawn captures en passant only onto the opponent's targets")
+    # an empty square that is no target keeps the plain reason
+    assert explain_move(after, "d2c3").reason == \
+        "a pawn moves diagonally only to capture, and c3 is empty"

@@ -77,6 +77,7 @@ HAND_MADE = [
     "4k3/8/8/8/1pPpP3/8/8/4K3 b - c3e3 0 1 PP",
     "4k3/8/8/8/2PpP3/8/8/4K3 b - c3e3 0 1 NNB",
     "4k3/8/8/2pP4/8/8/8/4K3 b - c6 0 1 PPP",
+    "4k3/3p4/8/2pP4/8/8/8/4K3 b - c6 0 1 PP",                # d7c6 onto its own target
     # promotion inside a turn: the new piece moves on; all promotions shut in
     "4k3/P7/8/8/8/8/8/4K3 w - - 0 1 PPN",
     "2N4k/PB6/N1N5/8/8/8/7P/4K3 w - - 0 1 PB",
@@ -383,8 +384,19 @@ def _check_facts(t: Truth, u: str, ex) -> None:
         mid = chess.square_name((frm + to) // 2)
         assert ex.rule == "fide.pawn-double-push" and m.group(1) in (mid, u[2:4]), ctx
         assert at(m.group(1)) and (m.group(1) == mid or not at(mid)), ctx
-    elif m := re.fullmatch(rf"a pawn moves diagonally only to capture, and {SQ} is empty", r):
+    elif m := re.fullmatch(rf"a pawn moves diagonally only to capture, and {SQ} is empty"
+                           rf"(?:: the en-passant target there is (white|black)'s own \(made by "
+                           rf"its pawn on {SQ}\), and a pawn captures en passant only onto the "
+                           rf"opponent's targets)?", r):
         assert ex.rule == "fide.pawn-capture" and m.group(1) == u[2:4] and not at(u[2:4]), ctx
+        # the side's own target there is named (over FIDE: rank 3 is White's)
+        ep = t.dfen.split()[3].replace("-", "")
+        own = u[2:4] in {ep[i:i + 2] for i in range(0, len(ep), 2)} and \
+            (u[3] == "3") == (color == "white")
+        assert (m.group(2) is not None) == own, ctx
+        if own:
+            beyond = u[2] + ("4" if color == "white" else "5")
+            assert m.group(2) == color and m.group(3) == beyond, ctx
     elif m := re.fullmatch(rf"{SQ} is not empty", r):
         assert ex.rule == "fide.castling" and at(m.group(1)), ctx
         rook = "a" if u[2] == "c" else "h"
