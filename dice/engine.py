@@ -10,9 +10,11 @@ a request fact.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from functools import lru_cache
 
-from rete.model import as_production
+from rete.errors import ReteError
+from rete.model import AssertFact, as_production
 
 from chess_rules.errors import (ArgumentError, ChessError, IllegalMoveError, MoveParseError,
                                 ReentrantCallError)
@@ -254,10 +256,50 @@ class DiceGame(Game):
 
     def outcome(self):
         """The result if a micro-move decided the game (a king taken, or a preset's
-        ending), else None: Dice Chess has no stalemate or draws to ask about."""
+        ending), else None: Dice Chess has no stalemate or draws to ask about.
+
+        A finished game read from its DFEN names the rule it had when played: no
+        firing asserted its result (the setup did, from the board or the
+        ``winner:`` token), so the rule is the production that judges the
+        position so (a preset's ending that reads the board: extinction), else
+        the one production that asserts a result with that reason (a king
+        captured: ``dice.king-capture``; a first promotion), else None (an
+        ending a function decides on an event, such as explosive-rook's blast)."""
         from chess_rules.game import _outcome
         res = self.session.facts_of("result")
-        return _outcome(res[0]) if res else None
+        if not res:
+            return None
+        out = _outcome(res[0])
+        if out.rule is None:
+            out = replace(out, rule=self._deciding_rule(res[0]))
+        return out
+
+    def outcome_if_decided(self):
+        return self.outcome()
+
+    def _deciding_rule(self, result) -> str | None:
+        v = result.values
+        return self._rule_judging_now(result) or _rule_asserting(self.ruleset, v["reason"])
+
+    def _rule_judging_now(self, result) -> str | None:
+        """The production of the ``result`` stage that, the result taken away,
+        asserts the same one again on this position; the game is left as it was."""
+        s = self.session
+        if s._firing is not None:
+            return None         # (from a rule's action: the session is not ours to run)
+        want = (result.values["winner"], result.values["reason"])
+        mark = s.checkpoint()
+        try:
+            s.retract(result)
+            s.run(stages=("result",), max_firings=self.max_firings)
+            for f in s.facts_of("result"):
+                if f.origin and (f.values["winner"], f.values["reason"]) == want:
+                    return f.origin[0]
+        except (ReteError, ChessError):
+            pass                # a rule that cannot judge this position: none to name
+        finally:
+            s.rollback(mark)
+        return None
 
     def is_stalemate(self) -> bool:
         """False: a side with no micro-move passes its turn (``end_turn``); Dice
@@ -472,6 +514,19 @@ def random_source(rng):
         raise RollError(f"the random source must be a random.Random, a seed (int) or None, "
                         f"not {type(rng).__name__}")
     return rng
+
+
+def _rule_asserting(ruleset: RuleSet, reason: str) -> str | None:
+    """The one production that asserts a ``result`` with ``reason`` as written in
+    it, or None (none, or several)."""
+    found = []
+    for name, prod in ruleset.productions.items():
+        for a in as_production(prod).actions:
+            if isinstance(a, AssertFact) and a.template == "result" \
+                    and dict(a.slots).get("reason") == reason:
+                found.append(name)
+                break
+    return found[0] if len(found) == 1 else None
 
 
 class _Faces:

@@ -207,8 +207,9 @@ class DiceRunner(ScenarioRunner):
         if not res:
             self.fail(e, want, "the game is not over")
         v = res[0].values
-        if v["winner"] != who or \
-                (e.by is not None and not reason_matches(e.by.text, v.get("reason"), None)):
+        # (the rule as the game names it: a position read back from its DFEN too)
+        if v["winner"] != who or (e.by is not None and not reason_matches(
+                e.by.text, v.get("reason"), g.outcome().rule)):
             self.fail(e, want, f"{v['winner']} wins by {v.get('reason')}")
 
     def expect_ongoing(self, e: Expectation) -> None:

@@ -394,3 +394,33 @@ def test_a_preset_refused_over_dice_chess_says_to_make_dice_chess_of_it(preset):
                        match=r"dice\.dice_rules\(presets\.load\(\.\.\.\)\)"):
         presets.load(preset, base=dice_rules())
     assert DiceGame("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 PK", presets=[preset]).legal_uci()
+@pytest.mark.parametrize("pids, dfen, move", [
+    ((), "4k3/8/8/8/8/8/4R3/4K3 w - - 0 1 RP", "e2e8"),                     # the king taken
+    (("coregal",), "3qk3/8/8/8/8/8/8/N2RK3 w - - 0 1 RNN", "d1d8"),          # winner:white
+    (("first-promotion-wins",), "4k3/P7/8/8/8/8/8/N3K3 w - - 0 1 PNN", "a7a8q"),
+    (("capture-to-win",), "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1 PKK", "e4d5"),
+    (("suicide-chess",), "8/8/8/3p4/4P3/8/8/8 w - - 0 1 P", "e4d5"),        # Black bare
+])
+def test_a_finished_game_read_back_from_its_dfen_names_the_rule_that_ended_it(pids, dfen, move):
+    rs = load(*pids) if pids else None
+    g = DiceGame(dfen, rs)
+    g.push(move)
+    played = g.outcome()
+    assert played.rule is not None
+    back = DiceGame(g.dfen(), rs)
+    facts = back._every_fact_key()
+    assert back.outcome() == played
+    # asking changed nothing (the rules were run on the position and taken back)
+    assert back._every_fact_key() == facts and not back.session._marks
+    assert back.outcome_if_decided() == played
+
+
+def test_an_ending_no_production_asserts_as_written_keeps_no_rule_when_read_back():
+    # explosive-rook's blast is decided in a function, on the move: nothing on
+    # the board or in the rules names it again
+    rs = load("explosive-rook")
+    g = DiceGame("8/4k3/4p3/8/8/8/8/N3R1K1 w - - 0 1 RNN", rs)
+    g.push("e1e6")
+    back = DiceGame(g.dfen(), rs).outcome()
+    assert (back.winner, back.reason) == (g.outcome().winner, g.outcome().reason)
+    assert back.rule is None
