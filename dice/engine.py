@@ -119,8 +119,8 @@ class DiceGame(Game):
             dfen = START_DFEN
         pos = dfen if isinstance(dfen, DfenPosition) else parse_dfen(dfen, ruleset)
         base = _plain_rules()
-        #: whether this is plain Dice Chess over FIDE (the game keeps a copy of
-        #: its rule set, so this is known only here)
+        #: whether this is plain Dice Chess over FIDE: only then may the tree
+        #: builder take two orders of a pair of micro-moves as one position
         self.plain_dice = is_plain_dice(ruleset)
         super().__init__(ruleset=ruleset, position=pos)
         self._history = []
@@ -136,7 +136,6 @@ class DiceGame(Game):
         takes back the same micro-moves."""
         g = type(self)(self._start_fen, self.ruleset)
         g.max_firings = self.max_firings
-        g.plain_dice = self.plain_dice      # (the copy is made from this game's own rule set)
         phases = [p for p in self._phases if self._phase_stands(p)]
         i = 0
         for k, entry in enumerate(self._stack + [None]):
