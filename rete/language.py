@@ -10,13 +10,16 @@ session (:meth:`Session.register_function` and the builtins) are ever called.
 Example::
 
     template person (name age (score default 0))
+    template friend (a b)
+    template greeting (to)
+    template adult (name)
     stages setup, main, report
     uses is_adult, greet
 
     rule "adults" stage main salience 10
       "optional doc string"
     when
-      ?p <- person(name: ?n, age: ?a, score: ?s & > 3)
+      ?p <- person(name: ?n, age: ?a, score: ?s & < 1)
       test is_adult(?a)
       test ?a >= 18
       not person(name: ?n, age: 0)
