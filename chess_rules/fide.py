@@ -444,6 +444,7 @@ def fide_minor_types(ruleset) -> set[str]:
     rebuild the movers) might mate.
 
     >>> from presets import load
+    >>> from chess_rules.fide import fide_minor_types, fide_rules
     >>> sorted(fide_minor_types(fide_rules())), sorted(fide_minor_types(load("bishops-ignore-color")))
     (['bishop', 'knight'], ['knight'])
     """

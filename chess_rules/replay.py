@@ -8,6 +8,7 @@ and each move of the main line is read with :meth:`Game.parse_san
 <chess_rules.game.Game.parse_san>`, so the presets decide what is legal.
 
 >>> from chess_rules.pgn import read_games
+>>> from chess_rules.replay import moves, play, start
 >>> pgn = read_games('[Variant "double-move"]\\n\\n1. e4 d4 1... e5 d5 2. Nf3 *')[0]
 >>> game = start(pgn)
 >>> [f"{s.number} {s.pgn.san} {s.move.uci()}" for s in moves(game, pgn)][:3]

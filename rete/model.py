@@ -1,15 +1,19 @@
 """Productions as data: templates, facts, conditions, actions.
 
 These plain objects are what both the Python builder API and the rule language
-produce; the compiler (:mod:`rete.network`) turns them into a Rete network.
+produce; the compiler (:mod:`rete.compiler`) turns them into a Rete network
+(:mod:`rete.network`).
 
 Example::
 
-    >>> from rete.model import Template, Rule, P, V, Not, Call
+    >>> from rete.model import Template, Rule, P, V, Test, Call
     >>> person = Template("person", ("name", "age"))
     >>> rule = (Rule("adult", salience=5)
     ...         .when(P("person", name=V.n, age=V.a), Test("ge", V.a, 18))
     ...         .then(Call("print_name", V.n)))
+    >>> production = rule.build()
+    >>> production.name, production.salience, len(production.conditions), person.slots
+    ('adult', 5, 2, ('name', 'age'))
 """
 from __future__ import annotations
 

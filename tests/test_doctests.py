@@ -55,3 +55,21 @@ def test_docs_examples(path):
 
 def test_the_python_rule_set_guide_is_among_the_docs_tested():
     assert "rulesets.md" in {p.name for p in _docs_with_examples()}
+
+
+def _importing_examples():
+    """The docstring examples that import something: a reader copies those whole."""
+    finder = doctest.DocTestFinder()
+    for name in MODULES:
+        for t in finder.find(importlib.import_module(name), globs={"__name__": "__main__"}):
+            if any(e.source.startswith(("import ", "from ")) for e in t.examples):
+                yield pytest.param(t, id=t.name)
+
+
+@pytest.mark.parametrize("test", list(_importing_examples()))
+def test_an_example_that_imports_imports_all_it_uses(test):
+    # testmod runs an example among its module's names, which hides an import it
+    # forgot; here it runs on its own, as it does pasted into a fresh interpreter
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    res = runner.run(test, out=lambda _: None)
+    assert res.failed == 0
