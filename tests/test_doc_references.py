@@ -58,3 +58,63 @@ def test_every_make_target_the_docs_name_exists_and_the_readme_names_them_all():
         re.findall(r"^make ([\w-]+)", readme, re.M))
     assert phony <= listed, phony - listed
 
+
+def _command_lines():
+    for rel in DOCS:
+        text = _read(rel)
+        lines = [ln for block in re.findall(r"```sh\n(.*?)```", text, re.S)
+                 for ln in block.splitlines()]
+        lines += re.findall(r"`(houserules [^`]*)`", text)
+        for line in lines:
+            line = re.sub(r"\s+#.*", "", line).strip()
+            if line.startswith("houserules "):
+                yield rel, line
+
+
+def _subcommands(parser) -> dict:
+    import argparse
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action.choices
+    return {}
+
+
+def test_every_houserules_command_and_option_in_the_docs_exists():
+    import shlex
+
+    from chess_rules.cli import build_parser
+    seen = 0
+    for rel, line in _command_lines():
+        # [optional] parts and "..." repetitions are notation, not arguments
+        argv = shlex.split(line.replace("[", "").replace("]", "").replace("...", ""))[1:]
+        parser, i = build_parser(), 0
+        while i < len(argv) and argv[i] in _subcommands(parser):
+            parser, i = _subcommands(parser)[argv[i]], i + 1
+        if "|" in argv:
+            # "dice moves DFEN | tree | playable": alternatives to the last subcommand
+            parent = build_parser()
+            for word in argv[:i - 1]:
+                parent = _subcommands(parent)[word]
+            alternatives = [alt.split()[0] for alt in " ".join(argv[i - 1:]).split("|")]
+            assert set(alternatives) <= set(_subcommands(parent)), (rel, line)
+        else:
+            assert not _subcommands(parser) or argv[i:] in ([], ["--version"]), \
+                (rel, line, "no such command")
+            options = {o for a in parser._actions for o in a.option_strings}
+            unknown = [w for w in argv[i:] if w.startswith("-") and w != "-"
+                       and w.split("=")[0] not in options]
+            assert not unknown, (rel, line, unknown)
+        seen += 1
+    assert seen > 30
+
+
+def test_the_readme_shows_every_command_of_the_cli():
+    from chess_rules.cli import build_parser
+    shown = set()
+    for rel, line in _command_lines():
+        if rel == "README.md":
+            words = line.replace("|", " ").split()[1:]
+            shown |= {" ".join(words[:1])} | {f"{words[0]} {w}" for w in words[1:]}
+    top = _subcommands(build_parser())
+    every = set(top) | {f"{name} {sub}" for name, p in top.items() for sub in _subcommands(p)}
+    assert every <= shown, every - shown
