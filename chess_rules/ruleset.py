@@ -151,7 +151,7 @@ class RuleSet:
         self.fide_attacks: Callable | None = None
         self.config: dict[str, Any] = {}
         self.presets: list[str] = []
-        self.setup_hooks: list[Callable] = []     # fn(game, pos) as a position is loaded
+        self.setup_hooks: list[Callable] = []     # fn(game, pos) as a position loads, before the rules run
         self.history: list[tuple[str, str, str]] = []  # (op, production, origin)
 
     def copy(self) -> "RuleSet":

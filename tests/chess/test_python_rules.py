@@ -521,3 +521,23 @@ def test_a_piece_attribute_of_its_own_reads_back_from_the_fen():
     g.push("e2e4")
     assert g.fen().endswith(" charge:e4=1")
     assert Game(g.fen(), ruleset=rs).fen() == g.fen()
+
+
+def test_a_setup_hook_gets_the_game_and_the_position_before_the_rules_run():
+    # as RuleSet.setup_hooks and docs/rulesets.md describe it: fn(game, pos), and
+    # what it asserts is there when the rules first run (a result rule sees it)
+    from rete import Assert, Not, Template
+    rs = fide_rules()
+    rs.templates["flag"] = Template("flag", ("color",))
+    calls = []
+
+    def hook(game, pos):
+        calls.append((game.ruleset is rs, pos.turn))
+        game.session.assert_fact("flag", color=pos.turn)
+    rs.setup_hooks.append(hook)
+    rs.add(Rule("house.flag-wins", stage="result")
+           .when(P("game"), P("flag", color=V.c), Not(P("result")))
+           .then(Assert("result", winner=V.c, reason="flag")))
+    g = Game("4k3/8/8/8/8/8/8/4K3 b - - 0 1", ruleset=rs)
+    assert calls == [(False, "black")]          # the game's own copy of the rule set
+    assert g.outcome().reason == "flag" and g.outcome().winner == "black"
