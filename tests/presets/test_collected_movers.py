@@ -72,3 +72,17 @@ def test_collected_and_per_piece_movers_agree(preset):
             u = rng.choice(a.legal_uci())
             a.push(u)
             b.push(u)
+
+
+def test_every_mover_a_preset_writes_collects_but_one():
+    # docs/rulesets.md says so: the presets' movers collect, all but
+    # pawn-diagonal-no-capture's quiet step (still written one pawn at a time)
+    from rete.model import Pattern
+    per_piece = set()
+    for meta in registry.all_presets():
+        rs = registry.load(*registry.with_requirements([meta.id]))
+        for name, prod in rs.productions.items():
+            if rs.origin[name] == meta.id and prod.stage == "generate" and any(
+                    isinstance(c, Pattern) and c.template == "piece" for c in prod.conditions):
+                per_piece.add(name)
+    assert per_piece == {"preset.pawn-diagonal-quiet"}
