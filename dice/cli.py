@@ -14,7 +14,9 @@ Output formats are a contract:
 Every command takes ``--preset ID`` (repeatable, or ``--preset a,b``) and
 ``--config ID.KEY=VALUE``: Dice Chess played over those presets, the DFEN
 carrying their state in ``key:value`` tokens after the dice (``hp:e2=1``);
-``play`` starts from the first preset's preferred layout.
+``play`` starts from the first preset's preferred layout. ``--rules FILE.hr``,
+``--modifier FILE.json|NAME`` and ``--ruleset MODULE:NAME`` work as in the
+chess commands.
 
 DFEN is best given as one quoted argument; unquoted, its first seven words are
 taken as the DFEN. Errors go to stderr with a non-zero exit (the typed errors

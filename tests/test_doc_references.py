@@ -59,12 +59,22 @@ def test_every_make_target_the_docs_name_exists_and_the_readme_names_them_all():
     assert phony <= listed, phony - listed
 
 
+#: the modules whose docstrings show command lines (indented, as a literal block)
+CLI_MODULES = ["chess_rules.cli", "dice.cli"]
+
+
 def _command_lines():
-    for rel in DOCS:
-        text = _read(rel)
+    import importlib
+    sources = [(rel, _read(rel)) for rel in DOCS]
+    sources += [(m, importlib.import_module(m).__doc__) for m in CLI_MODULES]
+    for rel, text in sources:
         lines = [ln for block in re.findall(r"```sh\n(.*?)```", text, re.S)
                  for ln in block.splitlines()]
         lines += re.findall(r"`(houserules [^`]*)`", text)
+        if rel in CLI_MODULES:
+            # "houserules dice moves DFEN    what it prints": the command, not the gloss
+            lines += [re.split(r"\s{3,}", ln.strip())[0] for ln in text.splitlines()
+                      if ln.startswith("    houserules ")]
         for line in lines:
             line = re.sub(r"\s+#.*", "", line).strip()
             if line.startswith("houserules "):
@@ -79,33 +89,42 @@ def _subcommands(parser) -> dict:
     return {}
 
 
-def test_every_houserules_command_and_option_in_the_docs_exists():
-    import shlex
+def _walk(parser, words):
+    """The parser the leading subcommand words reach, the one above it, and the
+    words left."""
+    parent, i = None, 0
+    while i < len(words) and words[i] in _subcommands(parser):
+        parent, parser, i = parser, _subcommands(parser)[words[i]], i + 1
+    return parser, parent, words[i:]
 
+
+def _unknown_options(parser, words) -> list[str]:
+    options = {o for a in parser._actions for o in a.option_strings}
+    return [w for w in words if w.startswith("-") and w != "-" and w.split("=")[0] not in options]
+
+
+def test_every_houserules_command_and_option_in_the_docs_exists():
     from chess_rules.cli import build_parser
     seen = 0
     for rel, line in _command_lines():
-        # [optional] parts and "..." repetitions are notation, not arguments
-        argv = shlex.split(line.replace("[", "").replace("]", "").replace("...", ""))[1:]
-        parser, i = build_parser(), 0
-        while i < len(argv) and argv[i] in _subcommands(parser):
-            parser, i = _subcommands(parser)[argv[i]], i + 1
-        if "|" in argv:
-            # "dice moves DFEN | tree | playable": alternatives to the last subcommand
-            parent = build_parser()
-            for word in argv[:i - 1]:
-                parent = _subcommands(parent)[word]
-            alternatives = [alt.split()[0] for alt in " ".join(argv[i - 1:]).split("|")]
-            assert set(alternatives) <= set(_subcommands(parent)), (rel, line)
-        else:
-            assert not _subcommands(parser) or argv[i:] in ([], ["--version"]), \
-                (rel, line, "no such command")
-            options = {o for a in parser._actions for o in a.option_strings}
-            unknown = [w for w in argv[i:] if w.startswith("-") and w != "-"
-                       and w.split("=")[0] not in options]
-            assert not unknown, (rel, line, unknown)
+        # [optional] parts and "..." repetitions are notation; "a | b" offers
+        # alternatives: sibling subcommands (dice moves | tree) or options
+        words = line.replace("[", " ").replace("]", " ").replace("...", " ").split()[1:]
+        segments = " ".join(words).split("|")
+        parser, parent, rest = _walk(build_parser(), segments[0].split())
+        assert not _subcommands(parser) or rest in ([], ["--version"]), \
+            (rel, line, "no such command")
+        assert not _unknown_options(parser, rest), (rel, line)
+        for seg in segments[1:]:
+            seg = seg.split()
+            if parent is not None and seg[0] in _subcommands(parent):
+                sibling, _, seg_rest = _walk(parent, seg)
+                assert not _unknown_options(sibling, seg_rest), (rel, line)
+            else:
+                assert seg[0].startswith("-") or not seg[0].islower(), (rel, line, seg[0])
+                assert not _unknown_options(parser, seg), (rel, line)
         seen += 1
-    assert seen > 30
+    assert seen > 40
 
 
 def test_the_readme_shows_every_command_of_the_cli():
@@ -118,3 +137,14 @@ def test_the_readme_shows_every_command_of_the_cli():
     top = _subcommands(build_parser())
     every = set(top) | {f"{name} {sub}" for name, p in top.items() for sub in _subcommands(p)}
     assert every <= shown, every - shown
+
+
+def test_every_dice_command_takes_the_rule_options_its_module_doc_says():
+    from chess_rules.cli import build_parser
+    import dice.cli
+    said = set(re.findall(r"``(--[a-z]+)", dice.cli.__doc__.split("Every command takes", 1)[1]
+                          .split("\n\n", 1)[0]))
+    assert {"--preset", "--config", "--rules", "--modifier", "--ruleset"} <= said
+    for name, sub in _subcommands(_subcommands(build_parser())["dice"]).items():
+        options = {o for a in sub._actions for o in a.option_strings}
+        assert said <= options, (name, said - options)
