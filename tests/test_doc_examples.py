@@ -40,3 +40,15 @@ def test_the_rule_language_example_loads_and_fires(source):
     assert s.run() == 1
     assert greeted == [("ada", "hello")]
     assert [f.values["to"] for f in s.facts_of("greeting")] == ["ada"]
+
+
+def _rule_lines(text: str) -> list[str]:
+    return [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+
+
+def test_the_rule_file_example_in_chess_rules_custom_is_the_example_file():
+    import chess_rules.custom
+    doc = chess_rules.custom.__doc__
+    name = re.search(r"Example, ``(examples/rules/[\w.]+)``::", doc).group(1)
+    shown = doc.split("::", 1)[1].split("\nLoad it with", 1)[0]
+    assert _rule_lines(shown) == _rule_lines((ROOT / name).read_text(encoding="utf-8"))
