@@ -52,3 +52,34 @@ def test_the_rule_file_example_in_chess_rules_custom_is_the_example_file():
     name = re.search(r"Example, ``(examples/rules/[\w.]+)``::", doc).group(1)
     shown = doc.split("::", 1)[1].split("\nLoad it with", 1)[0]
     assert _rule_lines(shown) == _rule_lines((ROOT / name).read_text(encoding="utf-8"))
+
+
+def _fenced_blocks(text: str):
+    """(info string, body) of each fenced block of a Markdown text."""
+    info, body = None, []
+    for line in text.splitlines():
+        if line.startswith("```"):
+            if info is None:
+                info, body = line[3:].strip(), []
+            else:
+                yield info, "\n".join(body) + "\n"
+                info = None
+        elif info is not None:
+            body.append(line)
+
+
+def _scenario_blocks():
+    for rel in ["README.md", "docs/scenario-language.md"]:
+        text = (ROOT / rel).read_text(encoding="utf-8")
+        for n, (info, block) in enumerate(_fenced_blocks(text)):
+            if not info and re.search(r'^\s*scenario "', block, re.M):
+                yield pytest.param(rel, block, id=f"{rel}-{n}")
+
+
+@pytest.mark.parametrize("rel, block", list(_scenario_blocks()))
+def test_the_scenario_examples_pass(rel, block):
+    from chess_rules.scenarios import parse_text, run_scenario
+    scenarios = parse_text(block, rel)
+    assert scenarios
+    for sc in scenarios:
+        run_scenario(sc)
