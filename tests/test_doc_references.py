@@ -148,3 +148,24 @@ def test_every_dice_command_takes_the_rule_options_its_module_doc_says():
     for name, sub in _subcommands(_subcommands(build_parser())["dice"]).items():
         options = {o for a in sub._actions for o in a.option_strings}
         assert said <= options, (name, said - options)
+
+
+def test_every_module_name_and_path_the_docs_write_exists():
+    import importlib
+    for rel in ["README.md", *[d for d in DOCS if d.startswith("docs/")]]:
+        text = _read(rel)
+        # a dotted name of the packages (rule names such as dice.die-filter aside)
+        for name in re.findall(r"`((?:rete|chess_rules|presets|dice)\.[\w.]+)`", text):
+            parts = name.split(".")
+            for i in range(len(parts), 0, -1):
+                try:
+                    obj = importlib.import_module(".".join(parts[:i]))
+                    break
+                except ImportError:
+                    continue
+            for attr in parts[i:]:
+                assert hasattr(obj, attr), (rel, name)
+                obj = getattr(obj, attr)
+        for path in re.findall(r"`((?:\.ci|benchmarks|chess_rules|dice|docs|examples|presets|"
+                               r"rete|tests)/[^`\s]*)`", text):
+            assert (ROOT / path).exists(), (rel, path)
