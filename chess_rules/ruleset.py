@@ -25,7 +25,10 @@ from .topology import Plain
 
 
 class RuleSetError(ChessError):
-    """A production added twice, removed or replaced when it is not there."""
+    """An edit the rule set refuses, leaving it as it was: a production added
+    twice, removed or replaced when it is not there, one whose metadata or move
+    helper call cannot work (``gen-slide`` given a direction it cannot read), a
+    stage declared twice or ordered against a stage the rule set lacks."""
 
 
 def checked_ruleset(ruleset, presets_kw: bool = False):
