@@ -38,7 +38,7 @@ COMPARISONS = frozenset({"eq", "ne", "neq", "lt", "le", "gt", "ge",
 
 class SquareNameError(ValueError):
     """A text value where a square goes that names no square. ``ref`` says where,
-    as rule text's references do (:attr:`rete.language.RuleLocation.refs`):
+    as rule text's references do (:attr:`rete.transformer.RuleLocation.refs`):
     ``("slot", (template, slot), n)`` for the ``n``-th pattern or ``assert`` of
     that template writing that slot, ``("mslot", (var, slot), n)`` for a modify."""
 
