@@ -169,3 +169,16 @@ def test_every_module_name_and_path_the_docs_write_exists():
         for path in re.findall(r"`((?:\.ci|benchmarks|chess_rules|dice|docs|examples|presets|"
                                r"rete|tests)/[^`\s]*)`", text):
             assert (ROOT / path).exists(), (rel, path)
+
+
+def test_the_scenario_language_page_has_every_statement_of_the_grammar():
+    grammar = _read("chess_rules/scenarios/scenario.lark")
+    page = _read("docs/scenario-language.md")
+    statements = re.findall(r'^(?!exp_|scenario|by:)(\w+): "([\w ]+)"( "[\w ]+")?', grammar, re.M)
+    expectations = re.findall(r'^exp_\w+: "(\w+)"( "\w+")?', grammar, re.M)
+    words = [w + q.replace('"', "") for _, w, q in statements]
+    words += ["expect " + w + q.replace('"', "") for w, q in expectations]
+    assert len(words) > 30
+    rows = "\n".join(ln for ln in page.splitlines() if ln.startswith("| `"))
+    missing = [w for w in words if not re.search(rf"`{w}[` ]", rows)]
+    assert not missing, missing
