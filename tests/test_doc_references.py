@@ -182,3 +182,17 @@ def test_the_scenario_language_page_has_every_statement_of_the_grammar():
     rows = "\n".join(ln for ln in page.splitlines() if ln.startswith("| `"))
     missing = [w for w in words if not re.search(rf"`{w}[` ]", rows)]
     assert not missing, missing
+
+
+def test_every_benchmark_option_the_docs_write_exists():
+    seen = 0
+    for rel in DOCS:
+        for name, args in re.findall(r"`(?:python )?(?:benchmarks/)?(\w+)\.py([^`]*)`", _read(rel)):
+            options = re.findall(r"--[\w-]+", args)
+            if not options:
+                continue
+            source = _read(f"benchmarks/{name}.py")
+            for opt in options:
+                assert f'"{opt}"' in source, (rel, name, opt)
+            seen += 1
+    assert seen >= 5
