@@ -26,7 +26,7 @@ from chess_rules.position import read_extended
 from chess_rules.ruleset import checked_ruleset
 from chess_rules.squares import BLACK, KING, PAWN, PIECE_LETTER, SQUARE_NAMES, WHITE, opposite
 
-from .errors import DfenError
+from .errors import DfenError, DiceArgumentError
 
 __all__ = ["DfenPosition", "parse_dfen", "format_dfen", "FACE_TYPE", "TYPE_FACE",
            "LETTER_TYPE", "MAX_DICE", "START_DFEN"]
@@ -208,8 +208,8 @@ def format_dfen(pos: FenPosition, dice=None) -> str:
     letters, piece types or faces 1..6, at most three), with its ``key:value``
     tokens. Dice that are not dice raise :class:`DfenError`."""
     if not isinstance(pos, FenPosition):
-        raise TypeError(f"format_dfen takes a parsed position (parse_dfen), "
-                        f"not {type(pos).__name__}")
+        raise DiceArgumentError(f"format_dfen takes a parsed position (parse_dfen), "
+                                f"not {type(pos).__name__}")
     if dice is None:
         dice = getattr(pos, "dice", ())
     if isinstance(dice, str):

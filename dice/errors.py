@@ -6,14 +6,20 @@ are :class:`~chess_rules.errors.IllegalMoveError` s whose ``kind`` says why.
 """
 from __future__ import annotations
 
-from chess_rules.errors import ChessError, FenError, IllegalMoveError
+from chess_rules.errors import ArgumentError, ChessError, FenError, IllegalMoveError
 
-__all__ = ["DiceError", "DfenError", "DiceMoveError", "NoDieError", "NotLegalMoveError",
+__all__ = ["DiceError", "DiceArgumentError", "DfenError", "DiceMoveError", "NoDieError", "NotLegalMoveError",
            "MaxMicroMovesError", "GameOverError", "EndTurnError", "RollError", "TurnTreeError"]
 
 
 class DiceError(ChessError):
     """Base class of the Dice Chess errors that are not about a FEN or a move."""
+
+
+class DiceArgumentError(ArgumentError, TypeError):
+    """An argument of the wrong kind: a rule set that is not a RuleSet, a position
+    that is not a parsed one. A ChessError as every bad input here, and a
+    TypeError as Python's own errors for the wrong type are."""
 
 
 class DfenError(FenError):

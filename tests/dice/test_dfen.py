@@ -142,6 +142,19 @@ def test_a_ruleset_that_is_not_one_is_a_type_error():
         parse_dfen("4k3/8/8/8/8/8/8/4K3 w - - 0 1 K", 5)
 
 
+@pytest.mark.parametrize("call", [
+    lambda: parse_dfen("4k3/8/8/8/8/8/8/4K3 w - - 0 1 K", "wrap-board"),
+    lambda: format_dfen("4k3/8/8/8/8/8/8/4K3 w - - 0 1 -"),
+    lambda: __import__("dice").DiceGame("4k3/8/8/8/8/8/8/4K3 w - - 0 1 K", ruleset=5),
+])
+def test_an_argument_of_the_wrong_kind_is_a_chess_error_as_the_api_promises(call):
+    # dice's docstring: bad input raises a typed error deriving from ChessError
+    from chess_rules.errors import ArgumentError, ChessError
+    with pytest.raises(ChessError) as e:
+        call()
+    assert isinstance(e.value, ArgumentError) and isinstance(e.value, TypeError)
+
+
 def test_dice_chess_over_a_users_own_rules_reads_back_what_it_writes():
     # a DFEN over rules of a user's own was read as plain Dice Chess over FIDE:
     # King of the Hill's win (both kings standing) was written and then refused,
