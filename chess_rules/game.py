@@ -79,12 +79,15 @@ def _uci_of(move) -> str:
 class Game:
     """A game of chess (or of a variant) whose rules run on the Rete engine.
 
-    Position: ``fen()``, ``board_fen()``, ``turn``, ``piece_at``, ``pieces``,
-    ``castling_rights``, ``ep_squares``, ``str(game)``. Moves: ``legal_moves``,
-    ``legal_uci``, ``is_legal``, ``push``, ``push_san``, ``pop``, ``move_stack``,
-    ``san``, ``parse_san``, ``pgn``, ``from_pgn``, ``copy``. Verdicts: ``is_check``,
-    ``is_checkmate``, ``is_stalemate``, ``outcome``, ``is_game_over``,
-    ``repetitions``. The engine's word: ``explain``, ``rules``, ``perft``.
+    Making one: ``Game(fen, ruleset=, presets=, config=)``, ``from_fen``,
+    ``from_pgn``, ``copy``. Position: ``fen()``, ``board_fen()``, ``turn``,
+    ``piece_at``, ``pieces``, ``castling_rights``, ``ep_squares``,
+    ``parse_position``, ``str(game)``. Moves: ``legal_moves``, ``legal_uci``,
+    ``is_legal``, ``push``, ``push_san``, ``pop``, ``move_stack``, ``san``,
+    ``parse_san``, ``pgn``. Verdicts: ``is_check``, ``is_checkmate``,
+    ``is_stalemate``, ``outcome``, ``outcome_if_decided``, ``is_game_over``,
+    ``repetitions``. The engine's word: ``explain``, ``rules``, ``perft``,
+    ``perft_divide``.
 
     As python-chess's ``Board``, a game is not thread-safe: use one game from
     one thread at a time (separate games, on as many threads as you like, share
@@ -706,6 +709,16 @@ class Game:
             raise self._failed(e)
 
     def outcome_if_decided(self) -> Outcome | None:
+        """The result a rule asserted as a move was played or the position loaded
+        (a preset's win such as capture-to-win's), or None. Unlike :meth:`outcome`
+        it runs no rule, so it does not see what the status rules judge when
+        asked (under FIDE: checkmate, stalemate and the draws).
+
+        >>> g = Game("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+        >>> _ = g.push("a1a8")
+        >>> g.outcome_if_decided(), g.outcome().reason
+        (None, 'checkmate')
+        """
         res = self.session.facts_of("result")
         return _outcome(res[0]) if res else None
 

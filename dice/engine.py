@@ -100,6 +100,19 @@ class DiceGame(Game):
 
     >>> DiceGame.from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1 KKK", presets=["piece-hp"]).ruleset.presets
     ['piece-hp']
+
+    ``fen`` is ``dfen``; ``from_fen`` reads a DFEN (Dice Chess over FIDE plus
+    ``presets``, or over ``ruleset``), as ``parse_position`` does. Dice Chess has
+    no PGN and no repetition rule: ``pgn``, ``from_pgn`` and ``repetitions``
+    raise :class:`DiceError`. The dice: ``dice``, ``dice_letters``,
+    ``dice_facts``, ``roll``, ``end_turn`` (refused while a micro-move is
+    left), ``run_end_turn``; the turn tree's needs:
+    ``micro_moves``, ``key``, ``reload``. The end: ``winner``, ``over_text``,
+    ``outcome`` (``outcome_if_decided`` is the same: a result stands as a fact),
+    ``is_game_over`` (a king taken or a preset's ending; no draws);
+    ``is_stalemate`` is always False.
+    ``copy`` replays the rolls and ends of turn too; ``explain`` names
+    ``dice.die-filter`` for a piece without its die.
     """
 
     _plays_dice = True

@@ -1,6 +1,7 @@
 """The examples in docstrings run."""
 import doctest
 import importlib
+import re
 
 import pytest
 
@@ -73,3 +74,13 @@ def test_an_example_that_imports_imports_all_it_uses(test):
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     res = runner.run(test, out=lambda _: None)
     assert res.failed == 0
+
+
+def test_the_game_classes_name_every_public_member_in_their_docstring():
+    # Game's docstring is its table of contents, DiceGame's names what it adds or changes
+    from chess_rules.game import Game
+    from dice import DiceGame
+    for klass, members in [(Game, dir(Game)), (DiceGame, vars(DiceGame))]:
+        public = {n for n in members if not n.startswith("_")}
+        named = set(re.findall(r"``(\w+)", klass.__doc__))
+        assert public <= named, (klass.__name__, sorted(public - named))
