@@ -137,9 +137,12 @@ class RuleSet:
     """The productions of a game by name, with what compiling them needs: templates,
     stages, the functions the rules call (the move helpers of
     :mod:`chess_rules.helpers` among them), the board's topology and the royal
-    piece types. Edit it with :meth:`add`, :meth:`replace` and :meth:`remove`;
-    :meth:`build` compiles it into a session (a :class:`~chess_rules.game.Game`
-    does that when it is made). ``docs/rulesets.md`` is a guide."""
+    piece types. Edit it with :meth:`add`, :meth:`replace` and :meth:`remove`,
+    register the functions its rules call with :meth:`function` and declare
+    stages with :meth:`add_stage`; :meth:`build` compiles it into a session (a
+    :class:`~chess_rules.game.Game` does that when it is made, from its own
+    :meth:`copy`), and :meth:`describe` lists its productions.
+    ``docs/rulesets.md`` is a guide."""
 
     def __init__(self, name: str = "custom"):
         self.name = name

@@ -76,11 +76,14 @@ def test_an_example_that_imports_imports_all_it_uses(test):
     assert res.failed == 0
 
 
-def test_the_game_classes_name_every_public_member_in_their_docstring():
-    # Game's docstring is its table of contents, DiceGame's names what it adds or changes
+def test_the_api_classes_name_every_public_method_in_their_docstring():
+    # Game's and RuleSet's docstrings are their tables of contents, DiceGame's
+    # names what it adds or changes
     from chess_rules.game import Game
+    from chess_rules.ruleset import RuleSet
     from dice import DiceGame
-    for klass, members in [(Game, dir(Game)), (DiceGame, vars(DiceGame))]:
+    for klass, members in [(Game, dir(Game)), (DiceGame, vars(DiceGame)),
+                           (RuleSet, vars(RuleSet))]:
         public = {n for n in members if not n.startswith("_")}
-        named = set(re.findall(r"``(\w+)", klass.__doc__))
+        named = set(re.findall(r"(?:``|:meth:`)(\w+)", klass.__doc__))
         assert public <= named, (klass.__name__, sorted(public - named))
