@@ -202,3 +202,12 @@ def test_every_benchmark_option_the_docs_write_exists():
                 assert f'"{opt}"' in source, (rel, name, opt)
             seen += 1
     assert seen >= 5
+
+
+def test_the_engine_page_names_every_error_of_the_engine():
+    import rete.errors
+    errors = {n for n, v in vars(rete.errors).items()
+              if isinstance(v, type) and issubclass(v, rete.errors.ReteError)}
+    text = _read("docs/engine.md")
+    assert len(errors) > 15
+    assert not [n for n in errors if f"`{n}`" not in text]
