@@ -211,3 +211,9 @@ def test_the_engine_page_names_every_error_of_the_engine():
     text = _read("docs/engine.md")
     assert len(errors) > 15
     assert not [n for n in errors if f"`{n}`" not in text]
+
+
+def test_the_readme_counts_the_presets_there_are():
+    from presets import all_presets
+    counts = {int(n) for n in re.findall(r"\b(\d+) presets\b", _read("README.md"))}
+    assert counts == {len(all_presets())}
