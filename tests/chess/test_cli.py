@@ -97,15 +97,27 @@ def test_bad_fen_message_names_the_field(capsys):
     assert code != 0 and "bad FEN (placement)" in err
 
 
-@pytest.mark.parametrize("argv", [[], ["moves"], ["perft"], ["explain"], ["rules"],
-                                  ["outcome"]])
+def _every_command(parser=None, prefix=()):
+    """Every command and subcommand of the CLI, as argv prefixes."""
+    import argparse
+
+    from chess_rules.cli import build_parser
+    parser = parser or build_parser()
+    yield list(prefix)
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from _every_command(sub, (*prefix, name))
+
+
+@pytest.mark.parametrize("argv", list(_every_command()), ids=" ".join)
 def test_help_everywhere(capsys, argv):
+    # the README: "--help works on every command"
     with pytest.raises(SystemExit) as ei:
         main([*argv, "--help"])
     out = capsys.readouterr().out
     assert ei.value.code == 0 and out.startswith("usage: houserules")
-    if argv:
-        assert f"houserules {argv[0]}" in out
+    assert " ".join(["houserules", *argv]) in out
 
 
 def test_usage_error_exits_nonzero():
