@@ -139,7 +139,8 @@ class RuleSet:
     :mod:`chess_rules.helpers` among them), the board's topology and the royal
     piece types. Edit it with :meth:`add`, :meth:`replace` and :meth:`remove`,
     register the functions its rules call with :meth:`function` and declare
-    stages with :meth:`add_stage`; :meth:`build` compiles it into a session (a
+    stages with :meth:`add_stage` (:meth:`stage_order` gives the order a
+    session runs them in); :meth:`build` compiles it into a session (a
     :class:`~chess_rules.game.Game` does that when it is made, from its own
     :meth:`copy`), and :meth:`describe` lists its productions.
     ``docs/rulesets.md`` is a guide."""

@@ -58,9 +58,11 @@ class DfenPosition(FenPosition):
         return sorted(TYPE_FACE[t] for t in self.dice_types)
 
     def kings(self, color: str) -> int:
+        """How many kings ``color`` has on the board."""
         return sum(1 for t, c in self.placement.values() if t == KING and c == color)
 
     def to_dfen(self) -> str:
+        """The position as canonical DFEN text (:func:`format_dfen`)."""
         return format_dfen(self)
 
 

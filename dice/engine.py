@@ -213,9 +213,11 @@ class DiceGame(Game):
     # ------------------------------------------------------------ parsing / output
 
     def parse_position(self, text: str) -> DfenPosition:
+        """Parse a DFEN under this game's rule set."""
         return parse_dfen(text, self.ruleset)
 
     def dice_facts(self) -> list:
+        """The ``die`` facts left, in roll order."""
         return sorted(self.session.by_template.get("die", {}).values(),
                       key=lambda f: f.values["index"])
 
@@ -224,6 +226,7 @@ class DiceGame(Game):
         return [f.values["type"] for f in self.dice_facts()]
 
     def dice_letters(self) -> str:
+        """The dice left as DFEN writes them (``NPP``, or ``-``)."""
         return "".join(PIECE_LETTER[t] for t in self.dice()) or "-"
 
     def dfen(self) -> str:
@@ -264,6 +267,7 @@ class DiceGame(Game):
         return f"{v['winner']} won by {v['reason']}"
 
     def is_game_over(self) -> bool:
+        """Whether a micro-move ended the game (a king taken, a preset's ending)."""
         return bool(self.session.facts_of("result"))
 
     def outcome(self):
@@ -287,6 +291,7 @@ class DiceGame(Game):
         return out
 
     def outcome_if_decided(self):
+        """The same as :meth:`outcome`: a Dice Chess result stands as a fact."""
         return self.outcome()
 
     def _deciding_rule(self, result) -> str | None:
@@ -322,14 +327,17 @@ class DiceGame(Game):
     # rolls and several micro-moves, and it has no draw by repetition
 
     def repetitions(self) -> int:
+        """Refused (:class:`DiceError`): Dice Chess has no repetition rule."""
         raise DiceError("Dice Chess keeps no repetition history (it has no draw by "
                         "repetition)")
 
     def pgn(self, headers=None) -> str:
+        """Refused (:class:`DiceError`): Dice Chess has no PGN."""
         raise DiceError(_NO_PGN)
 
     @classmethod
     def from_pgn(cls, text, presets=None, ruleset=None, config=None, source=None):
+        """Refused (:class:`DiceError`): Dice Chess has no PGN."""
         raise DiceError(_NO_PGN)
 
     # ------------------------------------------------------------ micro-moves

@@ -224,6 +224,7 @@ class TurnTree:
         return _plain(self.nodes)
 
     def first(self) -> list[str]:
+        """The legal first micro-moves, sorted."""
         return sorted(self.nodes)
 
     def node(self, played) -> dict | None:
@@ -244,6 +245,8 @@ class TurnTree:
         yield from _paths(n, tuple(_norm(u) for u in played))
 
     def playable(self, played=()) -> list[int] | None:
+        """The die faces a legal turn continuing ``played`` can still spend, as
+        :func:`dice.playable_dice` gives them (None: no legal turn starts so)."""
         n = self.node(played)
         if n is None:
             return None

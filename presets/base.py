@@ -99,6 +99,7 @@ class PresetMeta(BaseModel):
         return self.config_model is not None
 
     def config_schema(self) -> dict | None:
+        """The JSON Schema of the preset's configuration, or None if it takes none."""
         return self.config_model.model_json_schema() if self.config_model else None
 
 
@@ -132,6 +133,8 @@ class PresetRules:
         return self.ruleset.config
 
     def add(self, prod):
+        """Add a production under the preset's name (refused for an 'override'
+        preset: :class:`PresetModeError`)."""
         if self.meta.mode == "override":
             raise PresetModeError(
                 f"preset {self.meta.id!r} is 'override' and may not add {getattr(prod, 'name', prod)!r}; "
@@ -144,6 +147,8 @@ class PresetRules:
         return p
 
     def remove(self, name: str):
+        """Take a production out (refused for an 'additive' preset); one that
+        another preset removed already is a :class:`ConflictingPresetsError`."""
         self._check_override(name, "remove")
         try:
             p = self.ruleset.remove(name, self.meta.id)
@@ -153,6 +158,9 @@ class PresetRules:
         return p
 
     def replace(self, prod):
+        """Put a production in the place of the one of its name (refused for an
+        'additive' preset); see :meth:`build_on` and :meth:`get` for one built on
+        the production it replaces."""
         name = getattr(prod, "name", None)
         self._check_override(name, "replace")
         try:
@@ -219,9 +227,11 @@ class PresetRules:
         return implied_attacks(prod, self.topology, self.ruleset.functions)
 
     def has(self, name: str) -> bool:
+        """Whether the rule set has a production of that name."""
         return name in self.ruleset.productions
 
     def function(self, name: str, fn: Callable):
+        """Register a function the preset's productions call by name."""
         self.ruleset.functions[name] = fn
         return fn
 

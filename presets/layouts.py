@@ -33,6 +33,8 @@ LAYOUTS: dict[str, Layout] = {l.id: l for l in (
 
 
 def get_layout(layout_id: str) -> Layout:
+    """The starting layout of that id (``houserules layouts`` lists them); an
+    unknown id raises :class:`UnknownLayoutError`."""
     try:
         return LAYOUTS[layout_id]
     except KeyError:

@@ -65,6 +65,7 @@ def _modules() -> dict[str, ModuleType]:
 
 
 def all_presets() -> list[PresetMeta]:
+    """The metadata of every preset, in the registry's order (``PRESET_MODULES``)."""
     return [m.META for m in _modules().values()]
 
 
@@ -86,6 +87,8 @@ def _id_list(ids) -> list[str]:
 
 
 def get(preset_id: str) -> PresetMeta:
+    """The metadata of one preset; an unknown id raises :class:`UnknownPresetError`
+    (with the closest id, when one is close)."""
     if not isinstance(preset_id, str):
         raise _id_error(preset_id)
     mods = _modules()
@@ -219,6 +222,9 @@ def _steps_changed(old, new) -> bool:
 
 
 def validate_config(preset_id: str, raw) -> object | None:
+    """A preset's configuration (a mapping, or None for the defaults) checked
+    against its pydantic model, or None for a preset that takes none; a bad value
+    raises :class:`PresetConfigError` naming the setting."""
     meta = get(preset_id)
     if meta.config_model is None:
         if raw:

@@ -33,7 +33,10 @@ def _shown(v) -> str:
 
 
 class Context:
-    """What an action sees: the bindings of its match and the session."""
+    """What an action sees: the bindings of its match (``ctx["n"]`` for ``?n``,
+    ``bindings``, ``facts``), its ``rule`` and the session (``ctx.session``); it
+    changes working memory with ``assert_fact``, ``assert_logical``, ``modify``
+    and ``retract``, and ends the run with ``halt``."""
 
     __slots__ = ("session", "token", "pnode")
 
@@ -67,6 +70,7 @@ class Context:
         return self.pnode.written_facts(self.token)
 
     def assert_fact(self, template: str, values: Mapping | None = None, /, **slots) -> Fact:
+        """Assert a fact that stays (as the ``assert`` action does), and return it."""
         s = self.session
         vals = s._values(template, values, slots)
         return s._guarded(s._assert_vals, template, vals, None, self.pnode, self.token)
@@ -78,10 +82,13 @@ class Context:
         return s._guarded(s._assert_vals, template, vals, self.token, self.pnode, self.token)
 
     def retract(self, fact: Fact) -> None:
+        """Take ``fact`` out of working memory."""
         self.session.retract(fact)
 
     def modify(self, fact: Fact, values: Mapping | None = None, /, **slots) -> Fact:
+        """Change slots of ``fact`` (its id stays, its timetag is renewed), and return it."""
         return self.session.modify(fact, {**(values or {}), **slots})
 
     def halt(self) -> None:
+        """End the run after this firing (the rest stays on the agenda)."""
         self.session.halt()

@@ -109,6 +109,7 @@ class Fact:
         return self.values[slot]
 
     def get(self, slot: str, default=None):
+        """A slot's value (``default`` for a slot the fact does not hold)."""
         return self.values.get(slot, default)
 
     @reprlib.recursive_repr("<...>")     # a fact may hold itself in a slot
@@ -180,15 +181,20 @@ class Pattern:
     preds: tuple[SlotPred, ...] = ()
 
     def as_(self, name: str) -> "Pattern":
+        """The pattern with its fact bound to ``name`` (``?name <- ...`` in rule text),
+        for actions that modify or retract it."""
         return Pattern(self.template, self.slots, name, self.preds)
 
     bind_as = as_
 
     def where(self, slot: str, fn: str, *args) -> "Pattern":
+        """The pattern with one more test of a slot, ``fn(value, *args)`` (an alpha
+        test: ``P("person").where("age", ">", 18)``)."""
         return Pattern(self.template, self.slots, self.bind,
                        self.preds + (SlotPred(slot, fn, tuple(args)),))
 
     def variables(self) -> set[str]:
+        """The variables the pattern binds (its slots', and its fact's name)."""
         out = {v.name for _, v in self.slots if isinstance(v, Var)}
         if self.bind:
             out.add(self.bind)
@@ -218,6 +224,7 @@ class Test:
         object.__setattr__(self, "args", tuple(args))
 
     def variables(self) -> set[str]:
+        """The variables its arguments name (inside expressions too)."""
         return arg_variables(self.args)
 
 
@@ -268,6 +275,7 @@ class Collect(Exists):
         return self.conditions[0]
 
     def as_(self, name: str) -> "Collect":
+        """The collect with its facts bound to ``name``, as a tuple."""
         return Collect(self.pattern, name)
 
 
@@ -290,6 +298,7 @@ class Expr:
         object.__setattr__(self, "args", tuple(args))
 
     def variables(self) -> set[str]:
+        """The variables its arguments name (inside expressions too)."""
         return arg_variables(self.args)
 
 
@@ -353,19 +362,26 @@ Action = AssertFact | Retract | Modify | Call | Halt
 
 
 def Assert(template: str, _logical: bool = False, **slots) -> AssertFact:
+    """The action that asserts a ``template`` fact: ``Assert("greeting", to=V.n)``
+    (a slot written with ``_`` names the one declared with ``-``)."""
     return AssertFact(template, tuple((k.replace("_", "-"), v) for k, v in slots.items()), _logical)
 
 
 def AssertLogical(template: str, **slots) -> AssertFact:
+    """As :func:`Assert`, the fact supported by the firing's match: it is retracted
+    when the last match that supports it goes (``assert logical`` in rule text)."""
     return Assert(template, True, **slots)
 
 
 def ModifyFact(var: str | Var, **slots) -> Modify:
+    """The action that changes slots of the fact a pattern bound:
+    ``ModifyFact("p", square=V.to)`` for ``P(...).as_("p")``."""
     name = var.name if isinstance(var, Var) else var
     return Modify(name, tuple((k.replace("_", "-"), v) for k, v in slots.items()))
 
 
 def RetractFact(var: str | Var) -> Retract:
+    """The action that retracts the fact a pattern bound (``.as_(name)``)."""
     return Retract(var.name if isinstance(var, Var) else var)
 
 
@@ -392,6 +408,8 @@ class Production:
     test_lines: tuple = field(default=(), compare=False, repr=False)
 
     def replace(self, **changes) -> "Production":
+        """A copy with some fields changed (name, conditions, actions, stage, ...);
+        the rule-text positions stay with the parts not changed."""
         d = dict(name=self.name, conditions=self.conditions, actions=self.actions,
                  stage=self.stage, salience=self.salience, source=self.source,
                  doc=self.doc, meta=self.meta)
@@ -423,10 +441,12 @@ class Rule:
         self._acts: list = []
 
     def when(self, *conditions) -> "Rule":
+        """Add conditions (patterns, ``Not``, ``Exists``, ``Collect``, ``Test``), in order."""
         self._conds.extend(conditions)
         return self
 
     def then(self, *actions) -> "Rule":
+        """Add actions, in order; a plain Python callable is ``Call(callable)``."""
         for a in actions:
             if callable(a) and not isinstance(a, (AssertFact, Retract, Modify, Call, Halt)):
                 a = Call(a)
@@ -434,6 +454,8 @@ class Rule:
         return self
 
     def build(self) -> Production:
+        """The :class:`Production` (what :meth:`Session.add` and ``RuleSet.add`` take
+        a ``Rule`` for)."""
         return Production(self.name, tuple(self._conds), tuple(self._acts),
                           self.stage, self.salience, self.source, self.doc, dict(self.meta))
 

@@ -234,6 +234,8 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
     # ------------------------------------------------------------ working memory
 
     def facts_of(self, template: str) -> list[Fact]:
+        """The facts of ``template`` in working memory, as a new list (empty for a
+        template that has none, declared or not)."""
         return list(self.by_template.get(template, {}).values())
 
     def _values(self, template: str, values: Mapping | None, slots: Mapping) -> dict:
@@ -662,14 +664,20 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
         return out
 
     def graph(self) -> nx.DiGraph:
+        """The network as a networkx ``DiGraph``: alpha and beta nodes with their
+        ``kind``, ``label`` and ``size`` (the facts or tokens they hold)."""
         from .graph import network_graph
         return network_graph(self)
 
     def to_dot(self) -> str:
+        """The network as Graphviz DOT text (:meth:`graph` drawn)."""
         from .graph import to_dot
         return to_dot(self.graph())
 
     def stats(self) -> dict:
+        """Counts: ``nodes`` and ``memory_sizes`` by kind, ``facts``, ``productions``,
+        ``activations``, and ``joined_last`` (rule -> the templates of its control
+        patterns joined last, :mod:`rete.joinorder`)."""
         from .graph import network_stats
         return network_stats(self)
 

@@ -87,3 +87,20 @@ def test_the_api_classes_name_every_public_method_in_their_docstring():
         public = {n for n in members if not n.startswith("_")}
         named = set(re.findall(r"(?:``|:meth:`)(\w+)", klass.__doc__))
         assert public <= named, (klass.__name__, sorted(public - named))
+
+
+@pytest.mark.parametrize("package", ["rete", "presets", "dice", "chess_rules.scenarios"])
+def test_everything_a_package_exports_says_what_it_is(package):
+    # the public API is what __all__ names: each function and class has a docstring
+    # (and the public methods of each class)
+    import inspect
+    mod = importlib.import_module(package)
+    bare = []
+    for name in mod.__all__:
+        obj = getattr(mod, name)
+        if (inspect.isfunction(obj) or inspect.isclass(obj)) and not inspect.getdoc(obj):
+            bare.append(name)
+        if inspect.isclass(obj):
+            bare += [f"{name}.{m}" for m, fn in vars(obj).items() if not m.startswith("_")
+                     and inspect.isfunction(fn) and not fn.__doc__]
+    assert not bare

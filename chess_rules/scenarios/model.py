@@ -30,6 +30,7 @@ class ScenarioError(Exception):
         super().__init__(self.location() + message)
 
     def location(self) -> str:
+        """``FILE:LINE:COLUMN: `` (as much as is known), the message's prefix."""
         if self.file is None and self.line is None:
             return ""
         parts = [str(self.file or "<string>")]
@@ -183,6 +184,8 @@ class ScenarioFailure(AssertionError):
         super().__init__(self.report())
 
     def report(self) -> str:
+        """The failure as ``houserules test`` prints it: the statement, what was
+        expected, what happened, the explanation of a move."""
         lines = [f"{self.loc}: {self.statement}",
                  f"  expected: {self.expected}",
                  f"  actual:   {self.actual}"]
