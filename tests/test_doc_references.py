@@ -1,5 +1,7 @@
-"""What the docs name exists: the engine's modules, the make targets, the
-commands and options of the CLI."""
+"""What the README, RULES.md and docs/ name exists and is whole: the set-up and
+the make targets, the CLI's commands and options, the benchmarks' options, the
+module names and paths cited, the engine's modules and errors, the scenario
+statements, the number of presets."""
 from __future__ import annotations
 
 import re
