@@ -16,7 +16,8 @@ from typing import Any, Callable, Iterable
 
 from rete import Production, Rule, Session, Template
 from rete.errors import CompileError, StageCycleError, did_you_mean
-from rete.model import AssertFact, Call, Exists, Modify, Pattern, Retract, as_production
+from rete.model import (AssertFact, Call, Exists, Modify, Pattern, Retract, as_production,
+                        name_problem)
 
 from .errors import ChessError, NotARuleSetError
 from .helpers import MOVE_HELPERS, helper_call_problem, meta_problem, with_implied_attacks
@@ -218,6 +219,9 @@ class RuleSet:
             raise RuleSetError(f"a production is a rete.Rule or rete.Production, not "
                                f"{type(prod).__name__}{hint}")
         prod = as_production(prod)
+        problem = name_problem(prod)
+        if problem is not None:
+            raise RuleSetError(problem)
         problem = meta_problem(prod)
         if problem is not None:
             raise RuleSetError(f"production {prod.name!r}: {problem}")

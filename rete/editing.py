@@ -14,7 +14,7 @@ from .errors import CompileError, DuplicateProductionError, ReteError, \
     UnknownProductionError, UnknownStageError
 from .joinorder import control_states
 from .match_errors import match_error
-from .model import Production, Rule, as_production
+from .model import Production, Rule, as_production, name_problem
 from .negation import NCCNode
 from .network import JoinNode, ProductionNode, beta_nodes, node_serial
 from .tokens import delete_token
@@ -63,7 +63,14 @@ class NetworkEditing:
         leaves the old one in place (and nodes the two share keep their
         memories).
         """
+        if not isinstance(prod, (Production, Rule)):
+            raise CompileError(f"a production is a rete.Rule or rete.Production, not "
+                               f"{type(prod).__name__} (rule text is loaded with "
+                               f"rete.loading.load_rules(session, text))")
         prod = as_production(prod)
+        problem = name_problem(prod)
+        if problem is not None:
+            raise CompileError(problem)
         old = self.productions.get(prod.name)
         if old is not None and not replace:
             raise DuplicateProductionError(f"production {prod.name!r} already exists")

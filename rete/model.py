@@ -464,6 +464,18 @@ def as_production(p: "Production | Rule") -> Production:
     return p.build() if isinstance(p, Rule) else p
 
 
+def name_problem(prod) -> str | None:
+    """What is wrong with a production's name, or None: rules are named by
+    non-empty text (the name is how a rule set, a preset and an explanation
+    refer to it; a number or a tuple would only surface later, in a lookup)."""
+    name = prod.name
+    if not isinstance(name, str):
+        return f"a production is named by text, not {name!r} ({type(name).__name__})"
+    if not name.strip():
+        return "a production's name is empty"
+    return None
+
+
 def iter_patterns(conditions: Iterable) -> Iterable[Pattern]:
     """Every pattern in a condition list, nested ones included."""
     for c in conditions:

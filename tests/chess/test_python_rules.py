@@ -441,6 +441,22 @@ def test_add_and_replace_take_a_rule_and_say_so(what, words):
     assert (rs.productions, rs.history) == before
 
 
+@pytest.mark.parametrize("name, words", [
+    (5, r"named by text, not 5 \(int\)"),
+    (("house", "rule"), r"named by text, not \('house', 'rule'\) \(tuple\)"),
+    ("  ", "name is empty"),
+])
+def test_a_rule_not_named_by_text_is_refused_by_add_and_replace(name, words):
+    # Rule(5) was taken, and the number surfaced later as a rule no one could name
+    rs = fide_rules()
+    before = dict(rs.productions), list(rs.history)
+    rule = Rule(name, stage="generate").when(P("movegen", color=V.c))
+    for edit in (rs.add, rs.replace):
+        with pytest.raises(RuleSetError, match=words):
+            edit(rule)
+    assert (rs.productions, rs.history) == before
+
+
 def test_a_function_that_cannot_be_called_is_refused_when_registered():
     # it was accepted, and the first rule to call it failed in the middle of a move
     rs = fide_rules()

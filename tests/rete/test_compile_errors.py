@@ -86,3 +86,18 @@ def test_a_builtin_of_values_is_no_action_but_the_same_name_registered_for_actio
     s.assert_fact("n", x=1, y=0)
     s.run()
     assert seen == [2]
+
+
+@pytest.mark.parametrize("prod, words", [
+    ("rule x when a() then end", r"not str \(rule text is loaded with rete.loading.load_rules"),
+    (None, "not NoneType"),
+    (Rule(5).when(P("n")), r"named by text, not 5 \(int\)"),
+    (Rule("").when(P("n")), "name is empty"),
+])
+def test_session_add_refuses_what_is_not_a_named_production(prod, words):
+    # a string or a None reached an AttributeError; a number was compiled as a name
+    s = session()
+    s.add(Rule("kept").when(P("n")))
+    with pytest.raises(CompileError, match=words):
+        s.add(Rule("first").when(P("n")), prod)
+    assert [p.name for p in s.list_productions()] == ["kept"]
