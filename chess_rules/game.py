@@ -844,10 +844,9 @@ def _square(square) -> int:
 
 
 def _default_ruleset(presets=(), config=None) -> RuleSet:
-    if isinstance(presets, str):
-        presets = [presets]             # one preset id
     if presets or config:
         from presets import load        # (config for no preset is refused there)
-        return load(*presets, config=config)
+        from presets.registry import _id_list
+        return load(*_id_list(presets), config=config)
     from .fide import fide_rules
     return fide_rules()

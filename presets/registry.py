@@ -14,6 +14,7 @@ from __future__ import annotations
 import difflib
 import importlib
 import itertools
+from collections import abc
 from functools import lru_cache
 from types import ModuleType
 from typing import Iterable, Mapping
@@ -79,7 +80,16 @@ def _id_error(i, in_load: bool = False) -> UnknownPresetError:
 
 def _id_list(ids) -> list[str]:
     """Preset ids as a list: one id, or an iterable of them (each a string)."""
-    ids = [ids] if isinstance(ids, str) else list(ids)
+    if isinstance(ids, str):
+        ids = [ids]
+    elif isinstance(ids, RuleSet) or not isinstance(ids, abc.Iterable):
+        hint = (": a loaded rule set is given as ruleset=, e.g. "
+                "Game.from_fen(fen, ruleset=rs)" if isinstance(ids, RuleSet) else "")
+        raise UnknownPresetError(f"presets are given by id, one ('piece-hp') or several "
+                                 f"(['piece-hp', 'king-heals']), not {type(ids).__name__}"
+                                 f"{hint}")
+    else:
+        ids = list(ids)
     for i in ids:
         if not isinstance(i, str):
             raise _id_error(i)

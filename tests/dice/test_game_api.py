@@ -88,6 +88,27 @@ def test_a_ruleset_that_is_not_one_is_the_same_chess_error_everywhere(call):
     assert isinstance(ei.value, ArgumentError) and isinstance(ei.value, TypeError)
 
 
+@pytest.mark.parametrize("make", [
+    lambda p: DiceGame(presets=p),
+    lambda p: __import__("chess_rules.game").game.Game(presets=p),
+    lambda p: __import__("chess_rules.game").game.Game.from_fen(
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1", p),
+])
+@pytest.mark.parametrize("given, words", [
+    ("rule set", r"not RuleSet: a loaded rule set is given as ruleset="),
+    (5, "not int"),
+])
+def test_presets_that_are_not_ids_are_a_preset_error_everywhere(make, given, words):
+    # a rule set passed where the ids go (Game.from_fen's second argument is
+    # presets, Game's is ruleset) fell over with a TypeError from unpacking it
+    from presets import load
+    from presets.base import UnknownPresetError
+    if given == "rule set":
+        given = load("wrap-board")
+    with pytest.raises(UnknownPresetError, match=r"presets are given by id.*" + words):
+        make(given)
+
+
 def test_dice_game_ends_a_turn_only_as_dice_end_turn_does():
     # DiceGame had only run_end_turn, which checks nothing: a turn with its
     # dice still playable, or a finished game, was handed over
