@@ -20,7 +20,12 @@ from contextlib import contextmanager
 
 
 def _tags(tok) -> tuple:
-    return tuple([f.timetag for f in tok.facts if f is not None])
+    facts = tok.facts
+    if len(facts) == 1:
+        # (most matches are of one fact: no list built for it)
+        f = facts[0]
+        return (f.timetag,) if f is not None else ()
+    return tuple([f.timetag for f in facts if f is not None])
 
 
 def _live_match(pnode, tags, cache: dict):

@@ -610,7 +610,10 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
                     f = facts[a[1]]
                     if not f.alive:
                         raise RetractedFactError(f"fact f-{f.id} was already retracted")
-                    self._modify_fact(f, {s: g(facts) for s, g in a[2]})
+                    changes = {}
+                    for s, g in a[2]:
+                        changes[s] = g(facts)
+                    self._modify_fact(f, changes)
                 elif kind == "retract":
                     f = facts[a[1]]
                     if f.alive:
@@ -620,7 +623,11 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
                         ctx = Context(self, tok, pnode)
                     if self._renewals:      # the function may look at the agenda
                         self._flush_renewals()
-                    a[1](ctx, *[g(facts) for g in a[2]])
+                    args = a[2]
+                    if len(args) == 1:      # (most calls take one argument)
+                        a[1](ctx, args[0](facts))
+                    else:
+                        a[1](ctx, *[g(facts) for g in args])
                 elif kind == "halt":
                     self._halted = True
                 if self._tms_queue:
