@@ -410,7 +410,9 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
 
     def retract(self, fact: Fact | int) -> None:
         """Retract a fact (by object or id)."""
-        f = self._live(fact)
+        # (a live fact object, the usual case, needs none of _live's questions)
+        f = fact if fact.__class__ is Fact and self.facts.get(fact.id) is fact \
+            else self._live(fact)
         self._guarded(self._retract_fact, f)
 
     def _retract_fact(self, f: Fact) -> None:
@@ -435,14 +437,18 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
         changed slots, the matches are renewed in place rather than rebuilt
         (:attr:`slot_specific`; the outcome is the same).
         """
-        f = self._live(fact)
+        f = fact if fact.__class__ is Fact and self.facts.get(fact.id) is fact \
+            else self._live(fact)
         t = self.templates[f.template]
+        names = t._names
         changes = {}
         for src in (values, slots):
             if not src:
                 continue
             for k, v in src.items():
-                r = t.resolve(k)
+                r = names.get(k)
+                if r is None:
+                    r = t.resolve(k)
                 if r is None:
                     raise SlotValueError(
                         f"template {t.name!r} has no slot {k!r}{did_you_mean(k, t.slots)} "
