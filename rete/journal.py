@@ -28,6 +28,16 @@ def _tags(tok) -> tuple:
     return tuple([f.timetag for f in facts if f is not None])
 
 
+def _over_gone_fact(tok) -> bool:
+    """Whether a fact of ``tok`` is out of working memory: then no live match has
+    its timetags (a timetag is only ever one fact's), and none need be looked for
+    (a move event, retracted after its move, leaves its firings so)."""
+    for f in tok.facts:
+        if f is not None and not f.alive:
+            return True
+    return False
+
+
 def _live_match(pnode, tags, cache: dict):
     """The token of ``pnode`` over facts with timetags ``tags`` (None if there is none)."""
     if pnode.dying:
@@ -166,9 +176,10 @@ class Journal:
             if tok.dead:
                 # deleted and made again by an inner rollback that ran before this
                 # one: the match is the live token over the same facts, if any
+                old = tok
                 tok = rebuilt.get((pnode, tags))
                 if tok is None or tok.dead:
-                    tok = _live_match(pnode, tags, by_tags)
+                    tok = None if _over_gone_fact(old) else _live_match(pnode, tags, by_tags)
                 if tok is None:
                     continue
             if tok.activation is None and _tags(tok) == tags:   # (a renewed match is another)
