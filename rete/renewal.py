@@ -16,6 +16,9 @@ from .reactive import checked_templates, reactive_slots
 from .tokens import MISSING
 
 
+_NONE = frozenset()
+
+
 def _productions_below(node) -> tuple:
     """Every production node reachable from ``node`` through its children."""
     return tuple(n for n in beta_nodes(node) if getattr(n, "kind", None) == "production")
@@ -36,7 +39,8 @@ class SlotSpecificModify:
         """Whether changing ``f`` from ``old`` by ``changes`` leaves every match
         over it as it is: no changed slot is read, and ``f`` is no ``exists``
         witness."""
-        watched = self.reactive_slots().get(f.template, frozenset())
+        r = self._reactive
+        watched = (r[0] if r is not None else self.reactive_slots()).get(f.template, _NONE)
         if watched is None:
             return False
         for k, v in changes.items():

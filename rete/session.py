@@ -530,10 +530,17 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
         with :class:`RunawayError` naming the rule next in line (``limit``, by
         contrast, stops a run quietly and keeps what it did).
         """
-        allowed = None if stages is None else self._focus(stages)
+        if stages is None:
+            allowed = None
+        else:
+            # (the focus cache looked up here: a tree or perft runs twice a node)
+            allowed = self._focus_cache.get(stages) if stages.__class__ is tuple else None
+            if allowed is None:
+                allowed = self._focus(stages)
         self._halted = False
         n = 0
-        mark = len(self._marks)         # the checkpoint taken below
+        marks = self._marks
+        mark = len(marks)         # the checkpoint taken below
         # Matching allocates tokens by the million and frees them by reference
         # counting (deletion breaks every token/parent and token/activation
         # link); the cyclic collector would only rescan the live network over
@@ -543,7 +550,14 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
         # checkpoint stays open (rollback ignores a mark that is not).
         gc_on = gc.isenabled()
         try:
-            self.checkpoint()
+            # (checkpoint() spelt out: the journal is turned on last)
+            j = self._journal
+            if j is None:
+                j = []
+            marks.append(len(j))
+            self._mark_times.append(self._time)
+            self._journal = j
+            self._horizon = self._time
             if gc_on:
                 gc.disable()
             agenda = self.agenda
@@ -558,7 +572,16 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
                 n += 1
                 if self._halted:
                     break
-            self.commit(mark)
+            if mark < len(marks):
+                # (commit(mark) spelt out)
+                del marks[mark:]
+                times = self._mark_times
+                del times[mark:]
+                if times:
+                    self._horizon = times[-1]
+                else:
+                    self._horizon = None
+                    self._journal = None
         except BaseException:
             self.rollback(mark)
             raise
