@@ -398,6 +398,7 @@ class Game:
         """The legal moves as the game keeps them (not to be changed)."""
         if self._legal_cache is None:
             try:
+                self._key_now()         # (of the position the rules are asked about)
                 cands = self._generate()
                 self._legal_cache = [cands[u] for u in sorted(cands)]
                 if self._ep_pending:
@@ -428,8 +429,7 @@ class Game:
 
     def _play(self, m: Move) -> None:
         try:
-            if self._ep_pending:
-                self._resolve_ep()
+            self._resolve_ep()          # (the key of the position the move leaves)
             self._make(m)
             self._push_key()
         except BaseException as e:
@@ -600,21 +600,33 @@ class Game:
 
     def repetitions(self) -> int:
         """How many times the current position has occurred (this time included)."""
-        self._resolve_ep()
+        self._resolve_ep()      # (and the key worked out)
         cur = self._history[-1]
         return sum(1 for k in self._history if k == cur)
 
     def _push_key(self) -> None:
-        """Record the position for repetition. An en-passant target counts only if
-        the capture is legal (a pinned pawn's is not; FIDE 9.2.3, as python-chess):
-        that needs the legal moves, so it is settled lazily - when they are
-        generated here anyway, when repetitions are asked, or before the next move -
-        and a leaf that is only made and unmade never pays for it."""
-        key = self._position_key()
-        self._history.append(key)
-        self._ep_pending = bool(key[4])
+        """Record the position for repetition, its key worked out later
+        (:meth:`_key_now`): before the next move, when the legal moves are
+        generated, when repetitions are asked. The position cannot change
+        before then (a move, pop, or the rules run on a request are the only
+        changes, and each asks for the key first or drops it), and a leaf that is
+        only made and unmade - most of perft's nodes - never pays for it. An
+        en-passant target counts only if the capture is legal (a pinned pawn's is
+        not; FIDE 9.2.3, as python-chess): that needs the legal moves, so it is
+        settled lazily too (:meth:`_resolve_ep`)."""
+        self._history.append(None)
+        self._ep_pending = False
+
+    def _key_now(self) -> None:
+        """Work out the key :meth:`_push_key` left for later, if it did."""
+        h = self._history
+        if h and h[-1] is None:
+            key = self._position_key()
+            h[-1] = key
+            self._ep_pending = bool(key[4])
 
     def _resolve_ep(self) -> None:
+        self._key_now()
         if not self._ep_pending:
             return
         self._ep_pending = False
