@@ -47,7 +47,7 @@ class AlphaMemory:
             keyfn = right_key_fn(slots)
             idx: dict = {}
             for fid, f in self.items.items():
-                _bucket_add(idx, keyfn(f), fid, f)
+                _bucket_add(idx, keyfn(f.values), fid, f)
             ent = self.indexes[slots] = (keyfn, idx)
         return ent[1]
 
@@ -56,8 +56,19 @@ class AlphaMemory:
         fid = fact.id
         self.items[fid] = fact
         if self.indexes:
+            vals = fact.values
             for keyfn, idx in self.indexes.values():
-                _bucket_add(idx, keyfn(fact), fid, fact)
+                # _bucket_add inlined (a memory of pieces keeps two indexes)
+                k = keyfn(vals)
+                try:
+                    b = idx.get(k)
+                except TypeError:
+                    _bucket_add(idx, k, fid, fact)
+                    continue
+                if b is None:
+                    idx[k] = {fid: fact}
+                else:
+                    b[fid] = fact
         for s in self.successors:
             # a join whose left side holds no token can match nothing: skip
             # the call (Doorenbos's right unlinking, as a test at the source)
@@ -69,17 +80,24 @@ class AlphaMemory:
         if self.items.pop(fid, None) is None:
             return
         if self.indexes:
+            vals = fact.values
             for keyfn, idx in self.indexes.values():
-                _bucket_remove(idx, keyfn(fact), fid)
+                k = keyfn(vals)
+                try:
+                    b = idx.get(k)
+                except TypeError:
+                    _bucket_remove(idx, k, fid)
+                    continue
+                if b is not None:
+                    b.pop(fid, None)
+                    if not b:
+                        del idx[k]
 
 
 def right_key_fn(slots: tuple):
-    """Key of a fact for a hashed join on ``slots`` (a value, or a tuple of values)."""
-    if len(slots) == 1:
-        s = slots[0]
-        return lambda f: f.values[s]
-    ig = itemgetter(*slots)
-    return lambda f: ig(f.values)
+    """Key of a fact's values for a hashed join on ``slots`` (a value, or a tuple
+    of values): called on ``fact.values``, so the key is one C call."""
+    return itemgetter(*slots)
 
 
 class AlphaNode:

@@ -131,7 +131,7 @@ class NegativeNode(GatedStore):
     def right_activate(self, fact) -> None:
         spec = self.spec
         if spec.left_key is not None:
-            toks = _bucket(self.own_index, spec.right_key(fact))
+            toks = _bucket(self.own_index, spec.right_key(fact.values))
             if not toks:
                 return
         else:

@@ -279,8 +279,8 @@ class JoinSpec:
 
     ``eq`` lists ``(fact slot, left signature)`` equalities whose values are
     the hash key on both sides: ``left_key(facts)`` computes it from a token,
-    ``right_key(fact)`` from a fact. ``test`` is a callable ``(facts, fact) ->
-    bool`` for everything else (or ``None``).
+    ``right_key(fact.values)`` from a fact's values. ``test`` is a callable
+    ``(facts, fact) -> bool`` for everything else (or ``None``).
     """
 
     __slots__ = ("eq", "test", "left_key", "right_key", "slots", "amem_index", "signature",
@@ -372,7 +372,7 @@ class JoinNode:
     def right_activate(self, fact) -> None:
         pidx = self.pidx
         if pidx is not None:
-            k = self.spec.right_key(fact)
+            k = self.spec.right_key(fact.values)
             try:
                 toks = pidx.get(k)
             except TypeError:
