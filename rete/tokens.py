@@ -143,6 +143,20 @@ def delete_token(tok: Token, from_parent: bool = True) -> None:
             pc = p.children
             if pc:
                 pc.pop(tok, None)
+    if not tok.children:
+        # a leaf (a match, most often): the loop below for one token, without its stack
+        tok.dead = True
+        node = tok.node
+        if node.plain:
+            del node.tokens[tok]
+            if node.indexes:
+                node.remove_from_indexes(tok)
+        else:
+            node.remove_token(tok)
+        f = tok.fact
+        if f is not None:
+            f.tokens.pop(tok, None)
+        return
     stack = [tok]
     pop = stack.pop
     push = stack.extend
