@@ -241,14 +241,18 @@ class ProductionNode(Store):
             # facts are all older than the undo point
             h = s._horizon
             rebuildable = True
-            if h is not None:
-                for f in tok.facts:
-                    if f is not None and f.timetag > h:
+            tags = []
+            # one loop for the time tags and the horizon (no comprehension: a
+            # call of its own, for the two or three facts of a match)
+            for f in tok.facts:
+                if f is not None:
+                    t = f.timetag
+                    if h is not None and t > h:
                         rebuildable = False
-                        break
+                    tags.append(t)
             sup = tok.supported
             if rebuildable or sup:
-                tags = tuple([f.timetag for f in tok.facts if f is not None])
+                tags = tuple(tags)
                 if rebuildable:
                     s._journal.append(("D", self, tags, act.seq if act is not None else None))
                 if sup:
