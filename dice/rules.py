@@ -185,8 +185,18 @@ def setup_dice(game, pos) -> None:
     royal = game.ruleset.royal_types
     for color in ("white", "black"):
         types = royal.get(color, ())
-        if types and not any(t in types and c == color for t, c in pos.placement.values()):
+        if types and not _has_piece_of(pos.placement, types, color):
             s.assert_fact("result", winner=opposite(color), reason=KING_CAPTURED)
+
+
+def _has_piece_of(placement: dict, types, color: str) -> bool:
+    # a loop, not any() over a generator: a Ctrl-C that lands while a
+    # short-circuited generator is finalised is printed as "Exception ignored"
+    # and lost, where here it reaches the caller, which rebuilds the game
+    for t, c in placement.values():
+        if c == color and t in types:
+            return True
+    return False
 
 
 def read_winner(value: str, pos) -> tuple[str, str]:
