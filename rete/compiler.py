@@ -127,6 +127,7 @@ class Compiler:
                                tuple(consts))
             self.s._next_amem_id += 1
             node.memories.append(amem)
+            node.changed()
             self.s.alpha_memories[key] = amem
             for f in self.s.facts_of(pat.template):
                 if amem.matches(f):
@@ -389,6 +390,7 @@ class Compiler:
         store.children.append(j)
         # descendants before ancestors: a new node is never an ancestor of an old one
         amem.successors.insert(0, j)
+        amem.node.changed()
         return j
 
     def _test_under(self, store: Store, fn, sig) -> TestNode:
@@ -407,6 +409,7 @@ class Compiler:
         n = NegativeNode(store, amem, spec, exists, self.s)
         store.children.append(n)
         amem.successors.insert(0, n)
+        amem.node.changed()
         if isinstance(store, JoinNode):
             store.replay(n)
         else:

@@ -192,6 +192,7 @@ class NetworkEditing:
         if amem is not None:
             if node in amem.successors:
                 amem.successors.remove(node)
+                amem.node.changed()
             if not amem.successors:
                 self._drop_alpha_memory(amem)
             else:
@@ -225,6 +226,7 @@ class NetworkEditing:
         node = amem.node
         if amem in node.memories:
             node.memories.remove(amem)
+            node.changed()
         while node is not None and node.is_empty() and node.parent is not None:
             slot, val = node.test
             table = node.parent.children[slot]
@@ -247,3 +249,4 @@ def _prune_indexes(amem) -> None:
             if sp is not None and sp.amem_index is not None}
     for slots in [k for k in amem.indexes if k not in used]:
         del amem.indexes[slots]
+        amem.node.changed()

@@ -325,9 +325,10 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
         self.fact_amems[fid] = hits
         root = self.alpha_roots.get(f.template)
         if root is not None:
-            root.activate(f, hits)
-        for m in hits:
-            m.add(f)
+            ins = root.insert_fn
+            if ins is None:
+                ins = root.compile(f.template)
+            ins(f, hits)
         if self._unblocked:
             self._flush_unblocked()
 
@@ -345,8 +346,14 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
                     del self._logical[lk]
         for fn in self.listeners:
             fn("retract", f, None)
-        for m in self.fact_amems.pop(fid, ()):
-            m.remove(f)
+        hits = self.fact_amems.pop(fid, None)
+        if hits:
+            root = self.alpha_roots[f.template]
+            rem = root.remove_fn
+            if rem is None:
+                root.compile(f.template)
+                rem = root.remove_fn
+            rem(f, hits)
         toks = f.tokens
         if toks:
             # a snapshot: taking the first key of a dict emptied from the front

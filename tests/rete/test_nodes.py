@@ -78,6 +78,42 @@ def test_unhashable_slot_values_match_and_join(s):
 # ---------------------------------------------------------------- joins
 
 
+def test_alpha_code_is_written_again_when_the_network_changes(s):
+    # the generated insert and remove name the memories, indexes and joins of
+    # the network they were written from: code kept across an edit would miss
+    # the new memory, file no fact in the new index, or keep a dropped memory
+    s.add(Rule("one").when(P("a", x=1)))
+    f1 = s.assert_fact("a", x=1, y=0)
+    root = s.alpha_roots["a"]
+    assert root.insert_fn is not None and "def insert(f, hits):" in root.source
+    s.add(Rule("two").when(P("a", x=2, y=V.y), P("b", y=V.y)))
+    assert root.insert_fn is None and root.source is None
+    f2 = s.assert_fact("a", x=2, y=5)
+    assert "vals.get('x', MISSING)" in root.source and len(s.fact_amems[f2.id]) == 1
+    g = s.assert_fact("b", x=0, y=5)
+    assert names(s) == [("one", (f1.id,)), ("two", (f2.id, g.id))]
+    s.remove_production("two")
+    assert root.insert_fn is None
+    assert [len(m.items) for m in s.alpha_memories.values()] == [1]
+    s.retract(f2)
+    s.modify(f1, y=3)
+    assert names(s) == [("one", (f1.id,))]
+    (am,) = s.alpha_memories.values()
+    assert list(am.items) == [f1.id]
+
+
+def test_alpha_code_is_one_text_per_rule_set():
+    def session():
+        s = Session()
+        s.deftemplate("a", "x", "y")
+        s.add(Rule("r").when(P("a", x=1, y=V.y), P("a", x=2, y=V.y)))
+        s.assert_fact("a", x=1, y=0)
+        return s
+    s1, s2 = session(), session()
+    r1, r2 = s1.alpha_roots["a"], s2.alpha_roots["a"]
+    assert r1.source is r2.source and r1.insert_fn is not r2.insert_fn
+
+
 def test_join_uses_hashed_memories_on_both_sides(s):
     s.add(Rule("j").when(P("a", x=V.v), P("b", x=V.v)))
     (join,) = [n for n in nodes(s, JoinNode) if n.amem.template == "b"]
