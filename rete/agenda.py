@@ -125,7 +125,7 @@ class Agenda:
     def resize(self, nstages: int, remap=None) -> None:
         self._rebuild(nstages, remap)
 
-    def add(self, pnode, tok, seq: int | None = None) -> None:
+    def add(self, pnode, tok, seq: float | None = None) -> None:
         if seq is None:
             self.seq += 1
             seq = self.seq
@@ -177,7 +177,7 @@ class Agenda:
 
     def pending(self) -> list[Activation]:
         """Live activations in firing order."""
-        out = []
+        out: list[Activation] = []
         for h in self.heaps:
             out.extend(e[-1] for e in sorted(h) if not e[-1].dead)
         return out

@@ -12,7 +12,7 @@ equal to a slot only if the slot holds that very :class:`~rete.model.Fact`
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import Any
+from typing import Any, Callable, Sequence
 
 from .errors import (ActionFunctionError, CollectedFactsError, CompileError, UnboundVariableError,
                      did_you_mean,
@@ -92,8 +92,8 @@ class Compiler:
             else:
                 consts.append((slot, val))
         consts.sort(key=lambda sv: sv[0])
-        extra = []
-        sig = []
+        extra: list[Callable[..., bool]] = []
+        sig: list[tuple] = []
         for a, b in intra:
             extra.append(lambda f, a=a, b=b: f.values.get(a) == f.values.get(b))
             sig.append(("eq", a, b))
@@ -172,7 +172,9 @@ class Compiler:
             if slot is None:
                 return lambda facts: facts[pos]
             g = lambda facts: facts[pos].values[slot]  # noqa: E731
-            g.loc = (pos, slot)     # lets a join build its whole key in one call
+            # lets a join build its whole key in one call (JoinSpec reads it
+            # with getattr: a getter of an expression has none)
+            g.loc = (pos, slot)     # type: ignore[attr-defined]
             return g
         g = self.getter(val, bindings, -1, rule)
         return lambda facts: g(facts, None)
@@ -186,6 +188,7 @@ class Compiler:
         if not tests:
             return None, ()
         compiled = []
+        sig: list | tuple       # (a list, then the signature's tuple of it)
         sig = []
         for t in tests:
             if isinstance(t, Test):
@@ -289,16 +292,17 @@ class Compiler:
             local[pat.bind] = (depth, None)
         return local
 
-    def build(self, conds: tuple, store: Store, depth: int, bindings: dict, rule: str,
-              origin: list | None = None):
-        """Build the chain for ``conds`` below ``store``.
+    def build(self, conds: Sequence, store: Store | JoinNode, depth: int, bindings: dict,
+              rule: str, origin: list | None = None):
+        """Build the chain for ``conds`` below ``store`` (a join: a negated pattern
+        that takes the join's output itself, see below).
 
         Returns ``(attach, depth, bindings)``: ``attach`` is the node to hang the
         next store on (a join/test node, or a store when the chain ends in one).
         ``origin`` (top level only) gets, for each token position, the index
         in the rule of the condition that fills it.
         """
-        attach = store
+        attach: Store | JoinNode | TestNode = store
         conds = list(conds)
         order = written_index(conds)
         i = 0
@@ -309,10 +313,11 @@ class Compiler:
             # (and no token) sits between them
             fuse = isinstance(attach, JoinNode) and isinstance(c, (Not, Exists)) \
                 and len(c.conditions) == 1 and isinstance(c.conditions[0], Pattern)
-            if isinstance(attach, (JoinNode, TestNode)) and not fuse:
+            if isinstance(attach, TestNode) or (isinstance(attach, JoinNode) and not fuse):
                 attach = self._memory_under(attach)
             store = attach
             if isinstance(c, Pattern):
+                assert isinstance(store, Store)     # (a join is kept only for a negation)
                 amem, first, exprs = self.alpha_memory(c, rule)
                 slots = self.check_slots(c.template, c.slots, rule)
                 local = self._pattern_locals(c, first, bindings, depth, rule)
@@ -338,6 +343,7 @@ class Compiler:
                     raise UnboundVariableError(
                         f"test {c.fn}: variable ?{sorted(missing)[0]} is not bound", rule)
                 fn, sig = self.compile_tests([c], bindings, depth, rule)
+                assert isinstance(store, Store)
                 attach = self._test_under(store, fn, sig)
                 if origin is not None:
                     origin.append(order[i])
@@ -373,7 +379,7 @@ class Compiler:
                 raise CompileError(f"not a condition: {c!r}", rule)
         return attach, depth, bindings
 
-    def _memory_under(self, node):
+    def _memory_under(self, node: JoinNode | TestNode) -> BetaMemory:
         for ch in node.children:
             if type(ch) is BetaMemory:
                 return ch
@@ -464,7 +470,7 @@ class Compiler:
     def compile_actions(self, prod: Production, bindings: dict, depth: int):
         """Actions as tuples whose values are closures ``facts -> value``."""
         rule = prod.name
-        out = []
+        out: list[tuple] = []
         for a in prod.actions:
             if isinstance(a, AssertFact):
                 slots = self.check_slots(a.template, a.slots, rule)
@@ -575,7 +581,8 @@ _timetag = attrgetter("timetag")
 def _slot_eq(slot):
     def eq(f, v):
         return f.values[slot] == v
-    eq.slot_eq = True
+    # marks the test for _direct_test (read with getattr: other tests have none)
+    eq.slot_eq = True       # type: ignore[attr-defined]
     return eq
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
+from ._state import SessionState
+from .alpha import AlphaMemory
 from .errors import CompileError, DuplicateProductionError, ReteError, \
     UnknownProductionError, UnknownStageError
 from .joinorder import control_states
@@ -20,7 +22,7 @@ from .network import JoinNode, ProductionNode, beta_nodes, node_serial
 from .tokens import delete_token
 
 
-class NetworkEditing:
+class NetworkEditing(SessionState):
     """Productions in and out of the network (a part of :class:`rete.Session`)."""
 
     def add(self, *prods: Production | Rule) -> None:
@@ -156,8 +158,9 @@ class NetworkEditing:
             yield
         except BaseException as e:
             # located while the new nodes still lead to the production
-            located = match_error(e, self.functions, "the new production", prod) \
-                if isinstance(e, Exception) and not isinstance(e, ReteError) else None
+            located = None
+            if isinstance(e, Exception) and not isinstance(e, ReteError):
+                located = match_error(e, self.functions, "the new production", prod)
             new = sorted((n for n in self._all_nodes() if n.serial > first),
                          key=lambda n: n.serial)
             for n in reversed(new):
@@ -168,7 +171,7 @@ class NetworkEditing:
             for am in self.alpha_memories.values():
                 _prune_indexes(am)      # (a join made its index, then failed)
             self._unblocked.clear()
-            if isinstance(e, ReteError) or not isinstance(e, Exception):
+            if located is None:         # a ReteError, or no Exception (Ctrl-C)
                 raise
             raise located from e
 
@@ -216,7 +219,7 @@ class NetworkEditing:
                 break
             node = parent
 
-    def _drop_alpha_memory(self, amem) -> None:
+    def _drop_alpha_memory(self, amem: AlphaMemory) -> None:
         if self.alpha_memories.get(amem.key) is amem:
             del self.alpha_memories[amem.key]
         for fid in amem.items:

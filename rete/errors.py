@@ -29,6 +29,12 @@ class ReteError(Exception):
     their constructor takes), so a game run in a worker process can hand one back.
     """
 
+    #: Where in rule text the error is (the file or ``<string>``, the line and
+    #: column), for one raised loading rule text; None for one that is not.
+    source: str | None = None
+    line: int | None = None
+    column: int | None = None
+
     def __reduce__(self):
         return (_rebuilt, (type(self), self.args, dict(self.__dict__)))
 
@@ -108,7 +114,9 @@ class UnknownProductionError(ReteError):
 
 
 class UnknownStageError(ReteError):
-    pass
+    #: the rule that names the stage, as a :class:`CompileError` names its rule
+    #: (None for a run's focus)
+    rule: str | None = None
 
 
 class StageCycleError(ReteError):

@@ -7,13 +7,14 @@ text never evaluates Python.
 from __future__ import annotations
 
 import operator
+from typing import Any, Callable
 
 
 def _print(ctx, *args):
     print(*args)
 
 
-BUILTINS = {
+BUILTINS: dict[str, Callable[..., Any]] = {
     "eq": operator.eq, "ne": operator.ne, "neq": operator.ne,
     "lt": operator.lt, "le": operator.le, "gt": operator.gt, "ge": operator.ge,
     "=": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,

@@ -17,6 +17,12 @@ support given or taken.
 from __future__ import annotations
 
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+from ._state import SessionState
+
+if TYPE_CHECKING:
+    from .tokens import MatchToken
 
 
 def _tags(tok) -> tuple:
@@ -48,7 +54,7 @@ def _live_match(pnode, tags, cache: dict):
     return m.get(tags)
 
 
-class Journal:
+class Journal(SessionState):
     """Checkpoint, commit, rollback and transactions (a part of :class:`rete.Session`)."""
 
     def checkpoint(self) -> int:
@@ -131,6 +137,7 @@ class Journal:
                 pairs.setdefault((e[1], e[2], e[4]), (k == "S-", e[3]))
             elif k == "R" and e[1].support is not None:
                 logical_back.append(e[1])       # a logical fact the undo puts back
+        rebuilt: dict[tuple, MatchToken]
         self._rolling = True
         self._restore = restore
         self._rebuilt = rebuilt = {}
@@ -229,8 +236,10 @@ class Journal:
     def _restore_token(self, pnode, tok) -> None:
         """A production token made while undoing: give it the state it had at the mark."""
         key = (pnode, _tags(tok))
-        self._rebuilt[key] = tok
-        st = self._restore.get(key)
+        # Only called while undoing, when _undo has set _rebuilt and _restore: no
+        # assert to say so on the way of every match an undo rebuilds.
+        self._rebuilt[key] = tok        # type: ignore[index]
+        st = self._restore.get(key)     # type: ignore[union-attr]
         if st is None:
             self.agenda.add(pnode, tok)
         elif st[1] is not None:

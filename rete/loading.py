@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import TypeVar
 
 from .errors import (ActionFunctionError, CollectedFactsError, DuplicateProductionError,
                      MatchError, ReteError, UnboundVariableError, UnknownFunctionError, UnknownProductionError,
@@ -41,7 +42,10 @@ def _read(text_or_path, source) -> tuple[str, str]:
     return text_or_path, source or "<string>"
 
 
-def _located(e: BaseException, source: str, line: int, column: int) -> BaseException:
+_E = TypeVar("_E", bound=ReteError)
+
+
+def _located(e: _E, source: str, line: int, column: int) -> _E:
     """Same exception, its message prefixed with ``source:line:column: ``."""
     e.args = (f"{source}:{line}:{column}: {e}",) + tuple(e.args[1:])
     e.line, e.column, e.source = line, column, source

@@ -54,7 +54,7 @@ class Template:
             if k not in self.slots:
                 raise SlotValueError(f"template {self.name!r}: default for unknown slot {k!r}")
         blank = {s: self.defaults.get(s) for s in self.slots}
-        names = {}
+        names: dict[str, str] = {}
         for s in self.slots:
             names.setdefault(s.replace("_", "-"), s)
             names.setdefault(s.replace("-", "_"), s)
@@ -102,8 +102,10 @@ class Fact:
         self.alive = False
         self.tokens: dict = {}          # tokens whose last fact is this one
         self.neg_results: dict = {}     # negative/exists tokens this fact joins with
-        self.support = None             # None: unconditional; {token: None}: logical
-        self.origin = None              # (rule name, fact ids) of the asserting firing
+        # None: unconditional; {token: None}: logical
+        self.support: dict | None = None
+        # (rule name, fact ids) of the asserting firing
+        self.origin: tuple[str, tuple[int, ...]] | None = None
 
     def __getitem__(self, slot: str):
         return self.values[slot]
@@ -410,9 +412,10 @@ class Production:
     def replace(self, **changes) -> "Production":
         """A copy with some fields changed (name, conditions, actions, stage, ...);
         the rule-text positions stay with the parts not changed."""
-        d = dict(name=self.name, conditions=self.conditions, actions=self.actions,
-                 stage=self.stage, salience=self.salience, source=self.source,
-                 doc=self.doc, meta=self.meta)
+        d: dict[str, Any] = dict(
+            name=self.name, conditions=self.conditions, actions=self.actions,
+            stage=self.stage, salience=self.salience, source=self.source,
+            doc=self.doc, meta=self.meta)
         if "actions" not in changes and "source" not in changes:
             d["action_lines"] = self.action_lines
         if "conditions" not in changes and "source" not in changes:

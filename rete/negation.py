@@ -8,8 +8,14 @@ passes on to the joins below only while its condition holds, and
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .network import Store
-from .tokens import MISSING, GatedToken, ResultToken, _bucket, _bucket_add, delete_children, hkey
+from .tokens import (MISSING, GatedToken, ResultToken, Token, _bucket, _bucket_add,
+                     delete_children, hkey)
+
+if TYPE_CHECKING:
+    from .session import Session
 
 
 class GatedStore(Store):
@@ -19,6 +25,11 @@ class GatedStore(Store):
     gated = True
 
     token_class = GatedToken
+    session: Session
+
+    if TYPE_CHECKING:
+        # (Store.new_token makes a token_class token)
+        def new_token(self, parent_tok, fact) -> GatedToken: ...
 
     def first_result(self, tok) -> None:
         """``tok`` just got its first result: an ``exists`` token passes, a ``not`` one stops."""
@@ -190,7 +201,7 @@ class NCCNode(GatedStore):
         self.depth = depth          # length of the parent tokens' fact tuple
         self.exists = exists
         self.kind = "ncc-exists" if exists else "ncc"
-        self.by_parent: dict = {}   # parent token -> owner token
+        self.by_parent: dict[Token, GatedToken] = {}    # parent token -> owner token
         self.pending: dict = {}     # parent token -> {results} that arrived first
         self.session = session
 
@@ -262,7 +273,8 @@ class NCCNode(GatedStore):
             tok.passing = False
             delete_children(tok)
 
-    def remove_token(self, tok) -> None:
+    # (a store removes only tokens of its own token_class: here gated ones)
+    def remove_token(self, tok: GatedToken) -> None:    # type: ignore[override]
         del self.tokens[tok]
         if self.by_parent.get(tok.parent) is tok:
             del self.by_parent[tok.parent]

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from heapq import heappush
 from itertools import count
+from typing import Any, Callable
 
 from .agenda import Activation
 from .alpha import AlphaMemory
@@ -241,6 +242,7 @@ class ProductionNode(Store):
             # facts are all older than the undo point
             h = s._horizon
             rebuildable = True
+            tags: list | tuple      # (a list, then the journal's tuple of it)
             tags = []
             # one loop for the time tags and the horizon (no comprehension: a
             # call of its own, for the two or three facts of a match)
@@ -290,6 +292,18 @@ class JoinSpec:
     __slots__ = ("eq", "test", "left_key", "right_key", "slots", "amem_index", "signature",
                  "left_sig")
 
+    eq: tuple[tuple[str, Any], ...]
+    test: Callable[[tuple, Any], Any] | None
+    slots: tuple[str, ...]
+    left_sig: tuple
+    signature: tuple
+    # None when the join has no equality to hash on: then right_key and
+    # amem_index are None too, and are never read (the code tests left_key, or
+    # the join's pidx made from it)
+    left_key: Callable[[tuple], Any] | None
+    right_key: Callable[[dict], Any]
+    amem_index: dict
+
     def __init__(self, eq, test, test_sig, amem):
         # eq: [(slot, left signature, left getter facts -> value)]
         eq = sorted(eq, key=lambda e: (e[0], repr(e[1])))
@@ -299,13 +313,14 @@ class JoinSpec:
         self.test = test
         self.signature = (self.eq, test_sig)
         if not eq:
-            self.left_key = self.right_key = None
-            self.amem_index = None
+            # (right_key and amem_index are declared for the hashed case: see above)
+            self.left_key = self.right_key = None     # type: ignore[assignment]
+            self.amem_index = None                    # type: ignore[assignment]
             return
         self.amem_index = amem.index(self.slots)
         self.right_key = amem.indexes[self.slots][0]
         gs = [g for _, _, g in eq]
-        locs = [getattr(g, "loc", None) for g in gs]
+        locs: list[Any] = [getattr(g, "loc", None) for g in gs]
         if len(gs) == 1:
             self.left_key = gs[0]
         elif len(gs) == 2 and None not in locs:

@@ -98,7 +98,7 @@ def checked_templates(productions) -> frozenset:
     at their matches when they are modified; others may wait until the firing
     ends (:meth:`Session._renew`).
     """
-    out = set()
+    out: set[str] = set()
     for prod in productions:
         if any(isinstance(a, Call) or (isinstance(a, AssertFact) and a.logical)
                for a in prod.actions):

@@ -9,6 +9,7 @@ activation over it is new (newest, refraction reset). See
 """
 from __future__ import annotations
 
+from ._state import SessionState
 from .journal import _tags
 from .model import Fact
 from .network import beta_nodes
@@ -16,7 +17,7 @@ from .reactive import checked_templates, reactive_slots
 from .tokens import MISSING
 
 
-_NONE = frozenset()
+_NONE: frozenset[str] = frozenset()
 
 
 def _productions_below(node) -> tuple:
@@ -24,7 +25,7 @@ def _productions_below(node) -> tuple:
     return tuple(n for n in beta_nodes(node) if getattr(n, "kind", None) == "production")
 
 
-class SlotSpecificModify:
+class SlotSpecificModify(SessionState):
     """Renewing matches in place (a part of :class:`rete.Session`; it works on
     the session's memories, journal and agenda)."""
 
@@ -73,8 +74,9 @@ class SlotSpecificModify:
         # nothing), unless an undo could rebuild one of them (the fact is older
         # than the undo point: its deletion must be journalled now) or one may
         # hold logical support or sit in a negated conjunction.
+        # (self._reactive is set: _renewable worked it out above)
         if self._firing and (j is None or (h is not None and f.timetag > h)) \
-                and f.template not in self._reactive[1]:
+                and f.template not in self._reactive[1]:        # type: ignore[index]
             prods = None
         else:
             prods = self._matches_over(f)

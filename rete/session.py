@@ -91,7 +91,7 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
         self.stages: list[str] = []
         self.stage_index: dict[str, int] = {}
         self._focus_cache: dict = {}
-        self._stage_after: list[tuple[str, str]] = []
+        self._stage_after: list[tuple[str | None, str]] = []
         self.agenda = Agenda(self, strategy)
         self.compiler = Compiler(self)
         self._next_id = 1
@@ -479,7 +479,7 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
         """Run one change; if anything raises, undo it and raise a typed error."""
         j = self._journal
         temp = j is None
-        pos = 0 if temp else len(j)
+        pos = 0 if j is None else len(j)
         horizon = self._horizon
         # (whatever interrupts it - Ctrl-C between two steps - the temporary
         # journal and the undo point are put back: the setup is inside the try)
@@ -623,6 +623,7 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
         j = self._journal
         if j is not None:
             j.append(("F", pnode, _tags(tok), tok, act.seq))
+        ctx: Context | None
         if self.trace_enabled:
             ctx = Context(self, tok, pnode)
             self.trace.append(Firing(pnode.production.name, pnode.production.stage,
@@ -692,8 +693,8 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
         f = fact if isinstance(fact, Fact) else self.facts.get(fact)
         if f is None:
             raise UnknownFactError(f"no fact {fact!r} in this session")
-        out = {"fact": f, "asserted_by": None, "from_facts": (), "logical": f.support is not None,
-               "support": []}
+        out: dict[str, Any] = {"fact": f, "asserted_by": None, "from_facts": (),
+                               "logical": f.support is not None, "support": []}
         if f.origin is not None:
             out["asserted_by"], ids = f.origin
             out["from_facts"] = tuple(self.facts.get(i, i) for i in ids)

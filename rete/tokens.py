@@ -7,6 +7,8 @@ bare and several in a dict, so the common bucket of one costs no dict.
 """
 from __future__ import annotations
 
+from typing import Any
+
 MISSING = object()
 """A slot a fact does not hold (distinct from every value, ``None`` included)."""
 
@@ -90,6 +92,10 @@ class GatedToken(Token):
     """A token of a negative, exists or NCC node."""
 
     __slots__ = ("results", "passing", "key")
+
+    # negative/exists: {fact: None}, None until the first result; NCC: {result
+    # token: None}, always a dict (which of the two, only the node knows)
+    results: Any
 
     def __init__(self, parent, fact, node, facts=None):
         self.parent = parent

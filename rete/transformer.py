@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from lark import Token, Transformer, v_args
 
@@ -284,7 +285,7 @@ class RuleTextBuilder(Transformer):
     def rule(self, c):
         kw = c[0]
         (name, name_tok) = c[1]
-        opts = {"stage": "default", "salience": 0, "meta": {}}
+        opts: dict[str, Any] = {"stage": "default", "salience": 0, "meta": {}}
         seen = {}
         doc = ""
         conds: tuple = ()

@@ -265,7 +265,8 @@ def format_rule_file(rf: RuleFile) -> str:
         out.append("\n")
     replacing = rf.replacing if len(rf.replacing) == len(rf.productions) \
         else [p.name in rf.replaces for p in rf.productions]     # a RuleFile made by hand
-    edits = []
+    # ((line, column), name of a removal or None, rule text or None), in file order
+    edits: list[tuple[tuple[int, int], str | None, str | None]] = []
     for i, (p, repl) in enumerate(zip(rf.productions, replacing)):
         text = format_production(p)
         if repl:
@@ -277,15 +278,15 @@ def format_rule_file(rf: RuleFile) -> str:
         edits += [(at, n, None) for n, at in zip(rf.removals, rf.removal_lines)]
         edits.sort(key=lambda e: e[0])
     run: list = []          # removals in a row: one 'remove' line
-    for _, name, text in edits + [((0, 0), None, None)]:
+    for _, name, rule_text in edits + [((0, 0), None, None)]:
         if name is not None:
             run.append(_fmt_rule_name(name))
             continue
         if run:
             out.append(f"remove {', '.join(run)}\n\n")
             run = []
-        if text is not None:
-            out.append(text)
+        if rule_text is not None:
+            out.append(rule_text)
     return "".join(out)
 
 
