@@ -203,10 +203,12 @@ class Pattern:
         return out
 
 
-def P(template: str, _bind: str | None = None, **slots) -> Pattern:
+def P(template: str, _bind: str | None = None, /, **slots) -> Pattern:
     """Builder shorthand: ``P('piece', type='knight', square=V.s)``.
 
     Slot names with a dash are written with an underscore here and converted.
+    ``template`` and ``_bind`` are positional, so that any name is a slot's
+    (``P('move', **{'from': V.f})``, a slot named ``template``).
     """
     items = tuple((k.replace("_", "-") if k not in ("_bind",) else k, v) for k, v in slots.items())
     return Pattern(template, items, _bind)

@@ -87,3 +87,18 @@ def test_a_misspelt_name_is_answered_with_the_closest_known_one():
     with pytest.raises(UnknownTemplateError) as ei:
         s.assert_fact("zzzz")
     assert "did you mean" not in str(ei.value)
+
+
+def test_p_takes_any_slot_name_even_template():
+    # P's own parameters are positional, so a slot may be named like one of them:
+    # P("rule", template=...) once raised "multiple values for argument 'template'"
+    s = Session()
+    s.deftemplate("rule", "template", "from")
+    seen = []
+    s.register_function("note", lambda ctx, f: seen.append(f))
+    s.add(Rule("r").when(P("rule", template="piece", **{"from": V.f}))
+          .then(Call("note", V.f)))
+    s.assert_fact("rule", {"template": "piece", "from": 12})
+    s.assert_fact("rule", {"template": "pawn", "from": 13})
+    s.run()
+    assert seen == [12]
