@@ -559,9 +559,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    stdout = sys.stdout
-    errors = stdout.errors if isinstance(stdout, io.TextIOWrapper) else None
-    if errors is not None:
+    # (only a TextIOWrapper can be reconfigured)
+    stdout = sys.stdout if isinstance(sys.stdout, io.TextIOWrapper) else None
+    errors = stdout.errors if stdout is not None else None
+    if stdout is not None:
         # what the output's encoding lacks (a scenario's name on an ASCII-only
         # terminal) is escaped, as on stderr, instead of stopping the command
         stdout.reconfigure(errors="backslashreplace")
@@ -569,7 +570,7 @@ def main(argv: list[str] | None = None) -> int:
         return _run(argv)
     finally:
         # called as a library function, main leaves the caller's stdout as it was
-        if errors is not None and not stdout.closed:
+        if stdout is not None and not stdout.closed:
             try:
                 stdout.reconfigure(errors=errors)   # (it flushes first)
             except OSError:     # a reader gone: the command has said so (141)

@@ -68,6 +68,7 @@ or another asserted) is refused with a :class:`~chess_rules.errors.ChessError`.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from rete import ReteError
 from rete.errors import (CompileError, DuplicateProductionError, UnknownFunctionError,
@@ -76,6 +77,7 @@ from rete.functions import BUILTINS
 from rete.language import error_position, parse_rules
 from rete.loading import read_text_file
 from rete.model import Call
+from rete.transformer import RuleLocation
 
 from .helpers import MOVE_HELPERS, helper_call_problem, meta_problem
 from .ruleset import RuleSet, RuleSetError
@@ -141,12 +143,13 @@ def load_rule_text(ruleset: RuleSet, text: str, source: str = "<rules>") -> Rule
             raise _located(UnknownFunctionError(
                 f"function {name!r} is declared by 'uses' but the rule set has no such "
                 f"function (register it with RuleSet.function)"), source, line, col)
-    # removals and rules apply in the order the text gives them
-    edits = [((line, col), 0, name) for name, (line, col) in zip(rf.removals, rf.removal_lines)]
+    # removals and rules apply in the order the text gives them: (where, 0, name)
+    # for a removal, (where, 1, (production, location, replacing)) for a rule
+    edits: list[tuple[tuple[int, int], int, Any]] = [((line, col), 0, name) for name, (line, col) in zip(rf.removals, rf.removal_lines)]
     edits += [((loc.line, loc.column), 1, (prod, loc, replacing))
               for prod, loc, replacing in zip(rf.productions, rf.rule_locs, rf.replacing)]
     edits.sort(key=lambda e: e[0])
-    locs = {}
+    locs: dict[str, RuleLocation] = {}
     for (line, col), kind, what in edits:
         if kind == 0:
             name = what
@@ -187,7 +190,8 @@ def load_rule_text(ruleset: RuleSet, text: str, source: str = "<rules>") -> Rule
     try:
         rs.build()      # compile now, so unknown templates/slots/functions are found here
     except ReteError as e:
-        loc = locs.get(getattr(e, "rule", None))
+        rule = getattr(e, "rule", None)
+        loc = locs.get(rule) if rule is not None else None
         if loc is None:
             # not a rule of this text: the rule set it edits was broken already
             raise

@@ -63,6 +63,7 @@ def main() -> int:
     for u in ["f2f3", "e7e5", "g2g4", "d8h4"]:
         f.push(u)
     out = f.outcome()
+    assert out is not None      # (checkmate)
     con.print(f"{out.result()} {out.reason}, decided by {out.rule}")
     _variants(con)
     _dice(con)

@@ -27,6 +27,7 @@ attacks too.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any, Callable
 
 from rete import Assert, Call, Collect, Exists, ModifyFact, Not, P, RetractFact, Rule, Test, V
 from rete.model import AssertLogical, Expr
@@ -547,13 +548,14 @@ def _fide_base() -> RuleSet:
     rs.fide_attacks = lambda c, t, sq, by, topo=topo: geo.is_attacked_fide(c, t, topo, sq, by)
     prods, fns = movement_rules(topo)
     rs.functions.update(fns)
-    for fname, f in {
+    functions: dict[str, Callable[..., Any]] = {
         "castle": castle_gen, "filter-self-check": filter_self_check,
         "filter-royal-capture": filter_royal_capture, "filter-game-over": filter_game_over,
         "turn-advance": turn_advance, "detect-check": detect_check,
         "insufficient-material": insufficient_material, "threefold": threefold,
         "opposite": opposite, "mover-is": mover_is,
-    }.items():
+    }
+    for fname, f in functions.items():
         rs.functions[fname] = f
     for p in prods:
         rs.add(p, "fide")

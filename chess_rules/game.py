@@ -22,6 +22,7 @@ from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 
 from rete.errors import ReteError
+from rete.model import Fact
 
 from .errors import (ArgumentError, ChessError, IllegalMoveError, MoveParseError,
                      ReentrantCallError)
@@ -60,7 +61,8 @@ class Outcome:
     rule: str | None = None
 
     def result(self) -> str:
-        return {"white": "1-0", "black": "0-1"}.get(self.winner, "1/2-1/2")
+        scores: dict[str | None, str] = {"white": "1-0", "black": "0-1"}
+        return scores.get(self.winner, "1/2-1/2")
 
 
 def _uci_of(move) -> str:
@@ -104,7 +106,8 @@ class Game:
 
     def __init__(self, fen: str | None = None, ruleset: RuleSet | None = None,
                  presets=(), config=None, position=None):
-        if checked_ruleset(ruleset, presets_kw=True) is None:
+        ruleset = checked_ruleset(ruleset, presets_kw=True)
+        if ruleset is None:
             ruleset = _default_ruleset(presets, config)
         elif presets or config:
             raise ChessError("give presets (and their config) or a ruleset, not both: load "
@@ -130,10 +133,11 @@ class Game:
         self.state = ChessState(self.session, ruleset)
         self.state.game = self
         self._stack: list[tuple[int, Move, str]] = []
-        self._history: list[tuple] = []
+        # position keys, None where one is yet to be worked out (_push_key)
+        self._history: list[tuple | None] = []
         self._ep_pending = False
         self._legal_cache: list[Move] | None = None
-        self._start_fen = None
+        self._start_fen: str | None = None
         # a rule set whose positions carry state beyond FEN's six fields (a
         # preset's hit points, has-moved pawns, half-moves...) repeats a position
         # only when that state repeats too; so does one with rules of a user's
@@ -525,7 +529,9 @@ class Game:
         first = cause if cause is not None and not isinstance(cause, Exception) else e
         for x in {id(e): e, id(first): first}.values():
             try:
-                x._houserules_rebuilt = self
+                # a mark on whatever exception came (the except: one that takes
+                # no attributes)
+                x._houserules_rebuilt = self        # type: ignore[attr-defined]
             except AttributeError:
                 pass
         return first if not isinstance(first, Exception) else e
@@ -633,6 +639,7 @@ class Game:
         if not self._history:
             return
         key = self._history[-1]
+        assert key is not None      # (_key_now worked it out)
         legal = {m.to for m in self._legal() if m.kind == "en-passant"}
         self._history[-1] = key[:4] + (tuple(e for e in key[4] if e in legal),) + key[5:]
 
@@ -653,9 +660,11 @@ class Game:
                     if types[a] == "pawn" and colors[a] == turn:
                         eps.append(e)
                         break
+        rights: dict[int, Fact] | frozenset | None
         rights = bt.get("castling")
         rights = frozenset([(f.values["color"], f.values["side"]) for f in rights.values()]) \
             if rights else frozenset()
+        key: tuple
         key = (tuple(st.types), tuple(st.colors), turn, rights, tuple(eps), g.get("half", 0))
         if self._extended_key:
             # what the extended FEN writes (less en-passant pawns: the targets
@@ -820,7 +829,7 @@ def _interrupt_in(e: BaseException) -> BaseException | None:
     between two steps of a change can make the undo raise a KeyError, which a
     rule's action reports as an ActionError. None when there is none."""
     seen = set()
-    x = e
+    x: BaseException | None = e
     while x is not None and id(x) not in seen:
         if not isinstance(x, Exception) or isinstance(x, _ASYNC):
             return x

@@ -208,6 +208,7 @@ def attacked_by_slider(colors: Sequence, types: Sequence, topo: Topology, target
                         return True
                     break
         else:
+            assert topo.origin_dirs is not None     # (origins come with them: Bounce)
             odirs = topo.origin_dirs[rdir][target]
             for k, s in enumerate(ray):
                 c = colors[s]
@@ -280,7 +281,8 @@ def attackers_fide(colors: Sequence, types: Sequence, topo: Topology, target: in
     for s in topo.king_leaps[target]:
         if types[s] == KING and colors[s] == by_colour:
             out.append(s)
-    slider_groups = [(topo, DIAGONAL, _BISHOP_QUEEN)]
+    slider_groups: list[tuple[Topology, tuple[str, ...], tuple[str, ...]]] = [
+        (topo, DIAGONAL, _BISHOP_QUEEN)]
     if rook_topo is None:
         slider_groups.append((topo, ORTHOGONAL, _ROOK_QUEEN))
     else:
@@ -293,8 +295,11 @@ def attackers_fide(colors: Sequence, types: Sequence, topo: Topology, target: in
             for k, s in enumerate(ray):
                 c = colors[s]
                 if c is not None:
+                    # (origins come only with origin_dirs, on Bounce: no assert
+                    # on the way of every FIDE check lookup)
                     if (c == by_colour and types[s] in kinds and s not in out
-                            and (origins is None or t.origin_dirs[rdir][target][k] in origins)):
+                            and (origins is None
+                                 or t.origin_dirs[rdir][target][k] in origins)):  # type: ignore[index]
                         out.append(s)
                     break
     return out

@@ -35,7 +35,7 @@ class Move:
         self.rook_to = rook_to
         self.ep_square = ep_square
         self.rule = rule
-        self._uci = None
+        self._uci: str | None = None
 
     def event(self, color: str) -> dict:
         """The slots of the ``move`` fact that plays this move for ``color``."""

@@ -26,9 +26,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any, Sequence, cast
 
 from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from .errors import ArgumentError, PgnSyntaxError
 
@@ -93,7 +94,8 @@ def read_games(text: str, source: str | None = None) -> list[PgnGame]:
     if not isinstance(text, str):
         raise ArgumentError(f"PGN text is a str, not {type(text).__name__}")
     try:
-        games = _parser().parse(text)
+        # (the parser's transformer turns the tree into the games)
+        games = cast("list[PgnGame]", _parser().parse(text))
     except UnexpectedInput as e:
         raise _syntax_error(e, text, source) from None
     except PgnSyntaxError as e:
@@ -316,12 +318,19 @@ def _closed_at(text: str, comment) -> str:
             f"at {opened}, which the first '}}' after it, at {closed}, ended)")
 
 
+def _lexed_at(tok: Token) -> tuple[int, int]:
+    """The line and column of a token the lexer read (lark types them as
+    optional, for a token made by hand)."""
+    return cast(int, tok.line), cast(int, tok.column)
+
+
 def _syntax_error(e: UnexpectedInput, text: str, source: str | None) -> PgnSyntaxError:
     tok = getattr(e, "token", None)
     if isinstance(e, UnexpectedCharacters) or (tok is not None and tok.type != "$END"):
         end = 0
         if isinstance(e, UnexpectedCharacters):
-            pos, line, column = e.pos_in_stream, e.line, e.column
+            # (lark's class leaves the position unset; a lexer error always has it)
+            pos, line, column = cast(int, e.pos_in_stream), e.line, e.column
             names = e.allowed or ()
             if text[pos] == "{":
                 return PgnSyntaxError("comment not closed: '{' with no '}' after it",
@@ -332,6 +341,7 @@ def _syntax_error(e: UnexpectedInput, text: str, source: str | None) -> PgnSynta
         else:
             # (the contextual lexer read a word no terminal of its state matches with
             # the lexer of every state: 'Zf3' came as a tag name)
+            assert isinstance(e, UnexpectedToken) and tok is not None
             pos, line, column, end = tok.start_pos, tok.line, tok.column, tok.end_pos
             names = getattr(e, "accepts", None) or e.expected
             if tok.type == "RPAR":
@@ -346,17 +356,17 @@ def _syntax_error(e: UnexpectedInput, text: str, source: str | None) -> PgnSynta
         return PgnSyntaxError(f"{_expected(names)} but found {word!r}{note}", line,
                               column - back, source)
     # the end of the text, with a tag pair or a variation still open
-    stack = ()
+    stack: Sequence[Any] = ()
     ip = getattr(e, "interactive_parser", None)
     if ip is not None:
         stack = ip.parser_state.value_stack
     for item in reversed(stack):
         if isinstance(item, Token) and item.type == "LPAR":
             return PgnSyntaxError("variation not closed: '(' with no ')' after it",
-                                  item.line, item.column, source)
+                                  *_lexed_at(item), source)
         if isinstance(item, Token) and item.type == "LSQB":
             return PgnSyntaxError("tag pair not closed: '[' with no ']' after it",
-                                  item.line, item.column, source)
+                                  *_lexed_at(item), source)
     line, column = _end_of(text)
     names = getattr(e, "expected", ()) or ()
     return PgnSyntaxError(f"{_expected(names)} but found end of input", line, column, source)

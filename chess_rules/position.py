@@ -176,7 +176,7 @@ def several_moves_a_turn(config) -> bool:
     return bool(config.get("ep-target-may-be-occupied")) or "turn-structure" in config
 
 
-def ep_pawn_default(ruleset, state, target: int) -> int | None:
+def ep_pawn_default(ruleset, state, target: int) -> int:
     """The pawn an en-passant target captures when the position does not say:
     the rule set's ``config['ep-pawn-infer'](state, target)`` (which may raise
     :class:`FenError`), else the square beyond the target (FIDE)."""

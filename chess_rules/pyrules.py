@@ -200,7 +200,8 @@ def _file(target: str, spec: str, base_dir) -> Path:
 def _exec_file(path: Path, target: str, spec: str):
     mod_spec = importlib.util.spec_from_file_location(
         f"houserules_ruleset_{abs(hash(str(path)))}", path)
-    if mod_spec is None:        # a suffix Python does not import (.hr, .json)
+    # (None: a suffix Python does not import, .hr or .json)
+    if mod_spec is None or mod_spec.loader is None:
         hint = " (rule text is given with --rules FILE)" if path.suffix == ".hr" else ""
         raise RuleSetSpecError(f"ruleset {spec!r}: {target} is not a Python file{hint}")
     module = importlib.util.module_from_spec(mod_spec)

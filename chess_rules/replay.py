@@ -166,6 +166,7 @@ def _refusal(game, san: str, error: MoveParseError) -> tuple[str | None, str | N
     said = error.reason if error.reason != "no legal move matches" else None
     turn = game.turn
     body = re.sub(r"[+#]+\Z", "", san)
+    ptype: str | None       # (None: any piece)
     if _CASTLE.fullmatch(body):
         ptype, file_idx, rank_idx, promo = "king", None, None, ""
         step = -2 if len(body) == 5 else 2

@@ -32,7 +32,7 @@ class RuleSetError(ChessError):
     stage declared twice or ordered against a stage the rule set lacks."""
 
 
-def checked_ruleset(ruleset, presets_kw: bool = False):
+def checked_ruleset(ruleset: object, presets_kw: bool = False) -> RuleSet | None:
     """``ruleset`` if it is a :class:`RuleSet` or None, else :class:`NotARuleSetError`
     (``presets_kw``: the caller also takes preset ids as ``presets=``)."""
     if ruleset is None or isinstance(ruleset, RuleSet):
@@ -71,7 +71,7 @@ def generation_scoped(productions, gen_stages) -> frozenset:
     itself, and a template of the rule set's own that its productions assert
     only logically, in the stages of move generation (a chain of logical facts
     rooted in the request goes with it)."""
-    only = {}
+    only: dict[str, bool] = {}
     for p in productions:
         for a in p.actions:
             if isinstance(a, AssertFact):

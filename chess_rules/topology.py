@@ -88,6 +88,7 @@ class Topology:
 
     name = "topology"
     dedupe = True
+    origin_dirs: dict[str, tuple[tuple[str, ...], ...]] | None
 
     # One instance per (class, normalised arguments): tables are built once.
     _instances: dict = {}
@@ -421,7 +422,7 @@ class RookWarp(Topology):
         if direction not in ORTHOGONAL:
             return super()._build_ray(sq, direction)
         df, dr = DIRECTION_DELTAS[direction]
-        out = []
+        out: list[int] = []
         f, r = sq & 7, sq >> 3
         while True:
             f, r = (f + df) % 8, (r + dr) % 8

@@ -70,6 +70,16 @@ def test_the_documented_example_runs():
     run(DOC_EXAMPLE)
 
 
+def test_a_runner_runs_without_run_scenario_giving_it_its_where_list():
+    # the runner's record of the statements run was set only by run_scenario:
+    # a GameRunner (or DiceRunner) run on its own raised AttributeError
+    from chess_rules.scenarios.game_runner import GameRunner
+    [sc] = parse_text(DOC_EXAMPLE, FILE)
+    runner = GameRunner(sc)
+    runner.run()
+    assert runner.where == sc.body
+
+
 def test_several_scenarios_comments_and_blank_lines():
     text = """
 # a header comment

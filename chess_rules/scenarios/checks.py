@@ -36,6 +36,9 @@ class ScenarioRunner:
         self.sc = sc
         self.played: list[str] = []     # the moves of this game (dice: of this turn)
         self.log: list[str] = []        # every step so far, for messages
+        # the statements run so far (run_scenario gives its own list, to say
+        # where a scenario that timed out was)
+        self.where: list = []
 
     def run(self) -> None:
         for item in self.sc.body:
@@ -135,6 +138,7 @@ class ScenarioRunner:
         self._compare_moves(e, self.legal(), "legal moves")
 
     def expect_moves_from(self, e: Expectation) -> None:
+        assert e.square is not None     # (the parser gives moves-from its square)
         sq = e.square.text
         self._compare_moves(e, [m for m in self.legal() if m[:2] == sq], f"legal moves from {sq}")
 
@@ -164,6 +168,7 @@ class ScenarioRunner:
 
     def expect_hp(self, e: Expectation) -> None:
         g = self.board()
+        assert e.square is not None     # (the parser gives hp its square)
         sq = e.square.text
         f = g.piece_at(sq)
         want = int(e.args[0].text)

@@ -41,6 +41,7 @@ class DiceRunner(ScenarioRunner):
         if s.presets or s.config or s.rules or s.modifiers or s.ruleset or base is not None:
             from dice.rules import dice_rules
             self.rules = dice_rules(build_ruleset(sc, base))
+        assert s.dfen is not None       # (is_dice: the setup gives a dfen)
         self.dfen = self._canonical(s.dfen.text)       # DfenError -> setup refused
         self.at_roll = self.dfen if self._faces() else None
         self.history: list[tuple[str, str | None, list[str]]] = []
@@ -94,9 +95,10 @@ class DiceRunner(ScenarioRunner):
         return set(as_dice_rules(self.rules).productions)
 
     # Dice Chess has no check (a king may stand attacked and be taken): the
-    # expectations about it cannot be checked here, as checkmate cannot
-    expect_check = None
-    expect_not_check = None
+    # expectations about it cannot be checked here, as checkmate cannot (no
+    # handler: ScenarioRunner.run says so)
+    expect_check = None         # type: ignore[assignment]
+    expect_not_check = None     # type: ignore[assignment]
 
     def _save(self) -> None:
         self.history.append((self.dfen, self.at_roll, list(self.played)))
@@ -164,6 +166,7 @@ class DiceRunner(ScenarioRunner):
 
     # expectations --------------------------------------------------------------
     def expect_fen(self, e: Expectation) -> None:
+        assert e.text is not None       # (the parser gives fen the rest of its line)
         try:
             want = self._canonical(e.text)
         except ChessError as ex:
@@ -179,6 +182,7 @@ class DiceRunner(ScenarioRunner):
                       f"dice left: {' '.join(map(str, got)) or 'none'}")
 
     def expect_tree(self, e: Expectation) -> None:
+        assert e.text is not None       # (the parser gives tree the rest of its line)
         want = json.loads(e.text)
         got = self.api["legal_turn_tree"](self.dfen, self.rules)
         if want != got:

@@ -77,6 +77,7 @@ class GameRunner(ScenarioRunner):
 
     # position and result ------------------------------------------------------
     def expect_fen(self, e: Expectation) -> None:
+        assert e.text is not None       # (the parser gives fen the rest of its line)
         want = " ".join(e.text.split())
         got = self.game.fen()
         if want != got and want != self.game.fen(en_passant="all"):

@@ -11,6 +11,7 @@ import json
 import re
 from functools import lru_cache
 from pathlib import Path
+from typing import cast
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInput,
@@ -167,7 +168,7 @@ def _syntax_error(e: UnexpectedInput, text: str, file: str) -> ScenarioError:
     if isinstance(e, UnexpectedCharacters):
         allowed = set(e.allowed or ())
         pos = e.pos_in_stream
-        word = re.match(r"\S*", text[pos:]).group(0)
+        word = _word_at(text, pos)
     else:
         assert isinstance(e, UnexpectedToken)
         allowed = set(e.accepts or e.expected or ())
@@ -190,7 +191,7 @@ def _syntax_error(e: UnexpectedInput, text: str, file: str) -> ScenarioError:
         start = pos
         while start > 0 and not text[start - 1].isspace():
             start -= 1
-        word = re.match(r"\S*", text[start:]).group(0)
+        word = _word_at(text, start)
         return ScenarioError(f"unknown {_what(text, start)} {word!r}", file, line,
                              col - (pos - start))
     kws = _keywords(allowed)
@@ -223,8 +224,17 @@ def _split_by(toks):
     return None, toks
 
 
+def _word_at(text: str, at: int | None) -> str:
+    """The run of non-space characters at ``at`` (empty at a space)."""
+    m = re.match(r"\S*", text[at:])
+    assert m is not None        # (\S* matches anywhere)
+    return m.group(0)
+
+
 def _arg(file: str, tok: Token) -> Arg:
-    return Arg(str(tok), Loc(file, tok.line, tok.column))
+    # (lark types a token's position as optional, for one made by hand: the
+    # lexer's have it)
+    return Arg(str(tok), Loc(file, cast(int, tok.line), cast(int, tok.column)))
 
 
 class _Build(Transformer):
@@ -279,9 +289,13 @@ class _Build(Transformer):
             raise self._err(f"bad piece placement {s!r} (a FEN letter and a square, e.g. Qd4 or ke8)", tok)
         return s[0], self._square(Token("WORD", s[1:], line=tok.line, column=tok.column + 1))
 
-    def _faces(self, toks, allow_none: tuple[str, ...] = ("none",)) -> list[Arg] | None:
-        if len(toks) == 1 and str(toks[0]) in allow_none:
+    def _faces(self, toks) -> list[Arg] | None:
+        """Die faces, or None for the word ``none``."""
+        if len(toks) == 1 and str(toks[0]) == "none":
             return None
+        return self._face_args(toks)
+
+    def _face_args(self, toks) -> list[Arg]:
         for t in toks:
             if str(t) not in FACES:
                 raise self._err(f"bad die face {str(t)!r} (faces are 1..6)", t)
@@ -441,7 +455,7 @@ class _Build(Transformer):
 
     @v_args(meta=True)
     def roll(self, meta, toks):
-        faces = self._faces(toks, allow_none=())
+        faces = self._face_args(toks)
         return ("step", None, Step("roll", faces, self._loc(meta)))
 
     @v_args(meta=True)

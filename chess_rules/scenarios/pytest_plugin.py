@@ -49,7 +49,7 @@ class ScenarioFile(pytest.File):
     class CollectError(Exception):
         pass
 
-    def repr_failure(self, excinfo):
+    def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, (ScenarioError, self.CollectError)):
             return str(excinfo.value)
         return super().repr_failure(excinfo)
@@ -64,7 +64,7 @@ class ScenarioItem(pytest.Item):
         from .runner import run_scenario
         run_scenario(self.scenario)
 
-    def repr_failure(self, excinfo):
+    def repr_failure(self, excinfo, style=None):
         e = excinfo.value
         sc = self.scenario
         head = f"scenario {sc.name!r} ({sc.file}:{sc.line})"
@@ -72,7 +72,7 @@ class ScenarioItem(pytest.Item):
             return self._relative(f"{head}\n{e.report()}")
         if isinstance(e, ScenarioError):
             return self._relative(f"{head}\n{e}")
-        return super().repr_failure(excinfo)
+        return super().repr_failure(excinfo, style)
 
     def _relative(self, text: str) -> str:
         """Paths relative to the rootdir, as pytest prints its own."""

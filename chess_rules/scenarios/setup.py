@@ -92,7 +92,9 @@ def blame_edits(sc: Scenario, e: Exception, ruleset) -> None:
         Game(start_text(sc, edits=False, ruleset=ruleset), ruleset=ruleset)
     except Exception:
         return                              # the fen's (or layout's) own error
-    e.scenario_at = sc.setup.edits[-1]      # several edits may contribute: the last
+    # several edits may contribute: the last (a mark on the exception for
+    # locate_setup_error, which reads it with getattr)
+    e.scenario_at = sc.setup.edits[-1]      # type: ignore[attr-defined]
 
 
 def _edit_board(text: str, place, remove) -> str:
@@ -161,8 +163,9 @@ def locate_setup_error(sc: Scenario, e: Exception) -> ScenarioError:
                 return scenario_error(msg, a)
         return scenario_error(msg, s.config_loc)
     if names & {"FenError", "DfenError"}:
-        if getattr(e, "scenario_at", None) is not None:      # see blame_edits
-            return scenario_error(msg, e.scenario_at)
+        at = getattr(e, "scenario_at", None)        # see blame_edits
+        if at is not None:
+            return scenario_error(msg, at)
         src = s.dfen or s.fen or s.layout
         if src is not None:
             return scenario_error(msg, src)
