@@ -18,6 +18,7 @@ caller allows them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from .errors import FenError
 from .squares import (
@@ -64,6 +65,16 @@ class FenPosition:
     halfmove: int = 0
     fullmove: int = 1
     extra: tuple[str, ...] = field(default=())
+
+    if TYPE_CHECKING:
+        # What chess_rules.position.read_extended adds from the extended
+        # key:value tokens (a position parse_fen alone read has none of them):
+        # declared for type checkers, no fields (init=False: no argument)
+        moved: dict[int, bool] = field(init=False)
+        attrs: dict[int, dict[str, Any]] = field(init=False)
+        half: int = field(init=False)
+        ep_pawns: dict[int, int] = field(init=False)
+        tokens: dict[str, Any] = field(init=False)
 
     def board_fen(self) -> str:
         """The placement field alone."""

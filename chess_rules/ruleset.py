@@ -12,7 +12,7 @@ True
 from __future__ import annotations
 
 import copy
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from rete import Production, Rule, Session, Template
 from rete.errors import CompileError, StageCycleError, did_you_mean
@@ -23,6 +23,23 @@ from .errors import ChessError, NotARuleSetError
 from .helpers import MOVE_HELPERS, helper_call_problem, meta_problem, with_implied_attacks
 from .schema import STAGES, TEMPLATES
 from .topology import Plain
+
+if TYPE_CHECKING:
+    from dice.engine import RandomSource
+
+    from .state import ChessState
+
+
+class ChessSession(Session):
+    """The session a rule set compiles into (:meth:`RuleSet.build`): a
+    :class:`rete.Session` to which the chess layer attaches what its rules'
+    functions read through ``ctx.session`` (the engine knows nothing of chess)."""
+
+    #: the position, kept in step with working memory (a Game's ChessState sets it)
+    chess: ChessState
+    #: the random source of the Dice Chess roll being made (dice.DiceGame.roll),
+    #: None once it is made
+    dice_rng: RandomSource | None
 
 
 class RuleSetError(ChessError):
@@ -293,11 +310,11 @@ class RuleSet:
 
     # ------------------------------------------------------------ compiling
 
-    def build(self) -> Session:
+    def build(self) -> ChessSession:
         """Compile into a new session (templates, functions, stages, productions)."""
         self._check_royal_types()
         self._check_position_keys()
-        s = Session(stages=self.stages)
+        s = ChessSession(stages=self.stages)
         for name, after, before in self.extra_stages:
             s.define_stage(name, after=after, before=before)
         for t in self.templates.values():

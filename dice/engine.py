@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 from functools import lru_cache
+from typing import Protocol, cast
 
 from rete.errors import ReteError
 from rete.model import AssertFact, as_production
@@ -477,7 +478,7 @@ class DiceGame(Game):
 
     # ------------------------------------------------------------ turn phases
 
-    def roll(self, rng: random.Random | int | None = None) -> None:
+    def roll(self, rng: RandomSource | int | None = None) -> None:
         """The ``roll`` stage: three dice from ``rng``, as :func:`dice.roll` takes it
         (a :class:`random.Random`, a seed, or None for a fresh unseeded source);
         refused if dice are left or the game is over."""
@@ -525,7 +526,14 @@ class DiceGame(Game):
             raise self._failed(e)
 
 
-def random_source(rng):
+class RandomSource(Protocol):
+    """Where a roll's faces come from: a :class:`random.Random`, or any object
+    with its ``randint``."""
+
+    def randint(self, a: int, b: int) -> int: ...
+
+
+def random_source(rng: RandomSource | int | None) -> RandomSource:
     """``rng`` as a source with ``randint``: a :class:`random.Random` (or any
     object with ``randint``) as it is, a seed or None as a new ``random.Random``."""
     if rng is None or (isinstance(rng, int) and not isinstance(rng, bool)):
@@ -533,7 +541,7 @@ def random_source(rng):
     if not callable(getattr(rng, "randint", None)):
         raise RollError(f"the random source must be a random.Random, a seed (int) or None, "
                         f"not {type(rng).__name__}")
-    return rng
+    return cast(RandomSource, rng)      # (a bool is an int without randint: refused above)
 
 
 def _rule_asserting(ruleset: RuleSet, reason: str) -> str | None:

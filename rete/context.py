@@ -4,9 +4,13 @@ its actions change)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from .model import Fact, Production
+
+if TYPE_CHECKING:
+    from .network import ProductionNode
+    from .tokens import MatchToken
 
 
 @dataclass
@@ -39,6 +43,12 @@ class Context:
     and ``retract``, and ends the run with ``halt``."""
 
     __slots__ = ("session", "token", "pnode")
+
+    # (Any: a layer built on the engine gives its sessions attributes of its
+    # own, which its rules' functions read here: ctx.session.chess)
+    session: Any
+    token: MatchToken
+    pnode: ProductionNode
 
     def __init__(self, session, token, pnode):
         self.session = session
