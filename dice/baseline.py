@@ -11,6 +11,8 @@ Needs the ``chess`` package (a dev and bench dependency).
 """
 from __future__ import annotations
 
+from typing import Any
+
 import chess
 
 from .dfen import parse_dfen
@@ -49,7 +51,7 @@ class BaselineTurns:
             return []
         b = self.board
         have = set(self.dice)
-        out = []
+        out: list[tuple[chess.Move, tuple[str, ...], bool]] = []
         for m in b.generate_pseudo_legal_moves():
             if b.is_en_passant(m):
                 continue
@@ -58,15 +60,16 @@ class BaselineTurns:
                 if "K" in have and "R" in have:
                     out.append((m, ("K", "R"), False))
                 continue
-            letter = _TYPE_LETTER[pt]
+            # (a generated move leaves an occupied square: no test for None here)
+            letter = _TYPE_LETTER[pt]       # type: ignore[index]
             if letter in have:
                 victim = b.piece_at(m.to_square)
                 out.append((m, (letter,), victim is not None and victim.piece_type == chess.KING))
         if "P" in have:
-            for target, (victim, by) in self.eps.items():
+            for target, (victim_sq, by) in self.eps.items():
                 if by == self.color or b.piece_at(target) is not None:
                     continue
-                vp = b.piece_at(victim)
+                vp = b.piece_at(victim_sq)
                 if vp is None or vp.piece_type != chess.PAWN or vp.color == self.color:
                     continue
                 mask = chess.BB_PAWN_ATTACKS[not self.color][target] & b.pawns \
@@ -75,9 +78,10 @@ class BaselineTurns:
                     out.append((chess.Move(s, target), ("P",), False))
         return out
 
-    def push(self, m: chess.Move, spent) -> tuple:
+    def push(self, m: chess.Move, spent) -> list:
         b = self.board
-        saved = [dict(self.eps), list(self.dice), None]
+        # (targets, dice, and the pawn an en-passant capture took: what pop puts back)
+        saved: list[Any] = [dict(self.eps), list(self.dice), None]
         frm, to = m.from_square, m.to_square
         is_pawn = b.piece_type_at(frm) == chess.PAWN
         ep_capture = is_pawn and to in self.eps and b.piece_at(to) is None and (frm % 8 != to % 8)
@@ -113,6 +117,7 @@ def _enumerate(bt: BaselineTurns):
     children = {}
     best = 0
     king = False
+    sub: tuple[dict, int, bool]
     for m, spent, takes_king in bt.moves():
         cost = len(spent)
         if takes_king:

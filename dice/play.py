@@ -271,13 +271,14 @@ def play_game(seed: int | None = None, white: str = "greedy", black: str = "rand
         say(f"[bold]{color}[/bold] rolls {render_dice(faces, glyphs)}")
         played: list[str] = []
         if human == color:
-            node = tree.nodes
+            node: dict | None = tree.nodes
             before: list[str] = []          # the DFEN before each micro-move played
             if not node:
                 say(f"{color} has no legal micro-move: the turn passes")
             while node:
                 options = sorted(node)
                 playable = tree.playable(played)
+                assert playable is not None     # (played begins a legal turn)
                 idle = list(parse_dfen(dfen, ruleset).faces)    # the dice left ...
                 for face in playable:                           # ... no legal turn spends
                     idle.remove(face)
@@ -327,13 +328,14 @@ def play_game(seed: int | None = None, white: str = "greedy", black: str = "rand
             say(f"{color} ({bot}) plays {' '.join(played) or '(no legal move)'}")
         rec.turns.append((color, faces, played))
         game = DiceGame(dfen, ruleset)
-        if game.winner():
-            rec.winner = game.winner()
+        winner = game.winner()
+        if winner:
+            rec.winner = winner
             rec.final = dfen
             say(render_board(game, tuple(played), flip, plain))
             why = game.outcome().reason
             if why == KING_CAPTURED:
-                royal = " or ".join(game.ruleset.royal_types.get(opposite(rec.winner), ())) \
+                royal = " or ".join(game.ruleset.royal_types.get(opposite(winner), ())) \
                     or "king"
                 say(f"[bold green]{rec.winner} captures the {royal} and wins[/bold green]")
             else:                   # a preset's ending: a promotion, a first capture

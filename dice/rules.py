@@ -97,7 +97,7 @@ def missing_die(counts: Counter, ptype: str, kind: str, frm: int) -> str | None:
     need = move_dice(ptype, kind)
     if all(counts[t] for t in need):
         return None
-    left = ", ".join(sorted(counts.elements(), key=TYPE_FACE.get)) or "none"
+    left = ", ".join(sorted(counts.elements(), key=TYPE_FACE.__getitem__)) or "none"
     if kind == "castle":
         return f"castling needs a king die and a rook die (dice left: {left})"
     return f"no {ptype} die for the {ptype} on {SQUARE_NAMES[frm]} (dice left: {left})"
@@ -335,6 +335,7 @@ def _gate_movers(rs: RuleSet) -> None:
         if prod.stage != "generate":
             continue
         types = [dict(c.slots).get("type") for c in piece_patterns(prod)]
+        need: tuple[str, ...]
         if len(types) == 1 and isinstance(types[0], str):
             need = (types[0],)
         elif not types and name in NAMED_MOVERS:

@@ -27,7 +27,6 @@ its Dice Chess form by :func:`dice.rules.dice_rules`).
 """
 from __future__ import annotations
 
-import random
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 
@@ -39,7 +38,7 @@ from chess_rules.ruleset import checked_ruleset
 from chess_rules.squares import PIECE_LETTER
 
 from .dfen import FACE_TYPE, TYPE_FACE, format_dfen, parse_dfen, parse_dice_field
-from .engine import DiceGame, random_source
+from .engine import DiceGame, RandomSource, random_source
 from .errors import (DfenError, GameOverError, MaxMicroMovesError, NoDieError,
                      NotLegalMoveError, TurnTreeError)
 
@@ -120,7 +119,7 @@ class EngineBackend:
         return self.game.key()
 
 
-def _explore(b, memo: dict, played: frozenset | None = None, by_set: dict | None = None) -> _Node:
+def _explore(b, memo: dict, played: frozenset | None, by_set: dict) -> _Node:
     """The turns from the backend's position. ``played``: the micro-moves played
     since the root (None when moves do not commute, or past a pair);
     ``by_set``: nodes by the pair of micro-moves that reached them."""
@@ -137,6 +136,7 @@ def _explore(b, memo: dict, played: frozenset | None = None, by_set: dict | None
     children = {}
     best = 0
     king = False
+    child: _Node | None
     left = b.dice_left()
     for u, spent, takes_king, handle in list(b.moves()):
         cost = len(spent)
@@ -450,7 +450,7 @@ def end_turn(dfen: str, ruleset=None) -> str:
     return game.dfen()
 
 
-def roll(dfen: str, rng: random.Random | int | None = None, ruleset=None) -> str:
+def roll(dfen: str, rng: RandomSource | int | None = None, ruleset=None) -> str:
     """Fill the dice field with three dice (faces 1 pawn .. 6 king) drawn with
     ``rng.randint(1, 6)``; ``rng`` may be a :class:`random.Random`, a seed, or None
     (a fresh unseeded source). Refused (:class:`RollError`) when dice are left or the
