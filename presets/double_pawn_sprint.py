@@ -89,7 +89,9 @@ def apply(rules, config) -> None:
         sq, c = v["square"], v["color"]
         rule = ctx.pnode.production.name
         mid = geo.pawn_push_square(topo, sq, c)
-        to = None if mid is None else geo.pawn_push_square(topo, mid, c)
+        if mid is None:
+            return
+        to = geo.pawn_push_square(topo, mid, c)
         if to is None:
             return
         colors = st.colors

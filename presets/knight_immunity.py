@@ -101,7 +101,7 @@ def apply(rules, config) -> None:
         inner(ctx, pieces, *args)
         st = ctx.session.chess
         rule = ctx.pnode.production.name
-        froms = {p.values["square"] for p in as_pieces(pieces)} if by_piece else None
+        froms = {p.values["square"] for p in as_pieces(pieces)} if by_piece else ()
         for u, m in list(st.candidates.items()):
             if ((m.frm in froms if by_piece else m.rule == rule)
                     and m.promo == "bishop" and m.victim is not None

@@ -41,7 +41,7 @@ knight against one knight drawn by material when their squares' parity says they
 can never meet (``is_insufficient_material``); here that ending plays on (to the
 fifty-move rule). Its opposite-shade bishops rule is the one above.
 """
-from rete import Call, Exists, Not, P, Rule, V
+from rete import Call, Exists, P, Rule, V
 from rete.model import AssertLogical
 
 from .base import PresetMeta
@@ -75,7 +75,7 @@ def compulsory_capture(ctx, color):
 
 def opposite_bishops(ctx, status):
     st = ctx.session.chess
-    shades = {"white": set(), "black": set()}
+    shades: dict[str, set[int]] = {"white": set(), "black": set()}
     for s in range(64):
         c = st.colors[s]
         if c is None:

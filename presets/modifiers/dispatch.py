@@ -120,12 +120,12 @@ def dispatch(stage: str):
                 old = run.pre.get(f.id)
                 if old is None or "hp" not in f.values:
                     continue
-                before = old.get("hp")
-                before = _hp_default(old) if before is None else before
-                now = _hp(f)
-                if now < before:
+                hp_before = old.get("hp")
+                hp_before = _hp_default(old) if hp_before is None else hp_before
+                hp_now = _hp(f)
+                if hp_now < hp_before:
                     events.append((f.id, hooks[f.id], {
-                        "kind": "damaged", "amount": before - now, "defenderId": f.id,
+                        "kind": "damaged", "amount": hp_before - hp_now, "defenderId": f.id,
                         "attackerId": run.mover if f.id == run.victim else None}))
             _fire_all(s, reg, run, events)
         elif stage in ("capture", "captured"):

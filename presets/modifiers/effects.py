@@ -132,7 +132,7 @@ def set_type(ctx: ApplyCtx, fact, ptype: str, run: Run | None) -> None:
         if st.attacked(st.colors, types, q, opposite(waiting)):
             return
     was = v["type"]
-    change = {"type": ptype}
+    change: dict[str, Any] = {"type": ptype}
     if ptype == "pawn" and v["square"] // 8 != (1 if v["color"] == "white" else 6):
         # as a position read from text would have it: a pawn off its home rank
         # has moved (it never double-steps from there)

@@ -71,8 +71,8 @@ def read_mod_token(text: str, pos) -> dict[int, tuple[list, list]]:
                 continue
             parts = x[1:].split(":") if x.startswith("a") else []
             try:
-                radius, attr, delta, affects = parts
-                radius, delta = int(radius), int(delta)
+                radius_text, attr, delta_text, affects = parts
+                radius, delta = int(radius_text), int(delta_text)
             except ValueError:
                 raise FenError("extended", f"mod:{item}: {x!r} is neither a hook number nor "
                                            "an aura a<radius>:<attribute>:<delta>:<affects>") \
