@@ -354,6 +354,7 @@ class RuleSet:
         from .position import BASE_PIECE_SLOTS, RESERVED_TOKEN_KEYS
         slots = [sl for sl in self.templates["piece"].slots if sl not in BASE_PIECE_SLOTS]
         tokens = list(self.config.get("position-tokens") or ())
+        taken: bool | str       # (what the key is taken as, if it is)
         for key, what in [(sl, "piece attribute") for sl in slots] + \
                          [(k, "position token") for k in tokens]:
             taken = key in RESERVED_TOKEN_KEYS and "its own"

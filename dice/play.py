@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from typing import Any, Callable
 
 from rich.console import Console
 from rich.markup import escape
@@ -247,7 +248,9 @@ def play_game(seed: int | None = None, white: str = "greedy", black: str = "rand
     dfen = start or START_DFEN
     rec = GameRecord()
     ask = inputs or terminal_prompt(console)
-    say = (lambda *a, **k: None) if quiet else console.print
+    say: Callable[..., Any] = console.print
+    if quiet:
+        say = lambda *a, **k: None      # noqa: E731
     flip, plain = human == "black", _plain(console)
     glyphs = _shows(console, "".join(DIE_GLYPH.values()))
     first = DiceGame(dfen, ruleset)

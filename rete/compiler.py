@@ -171,11 +171,11 @@ class Compiler:
             pos, slot = bindings[val.name]
             if slot is None:
                 return lambda facts: facts[pos]
-            g = lambda facts: facts[pos].values[slot]  # noqa: E731
+            read = lambda facts: facts[pos].values[slot]  # noqa: E731
             # lets a join build its whole key in one call (JoinSpec reads it
             # with getattr: a getter of an expression has none)
-            g.loc = (pos, slot)     # type: ignore[attr-defined]
-            return g
+            read.loc = (pos, slot)      # type: ignore[attr-defined]
+            return read
         g = self.getter(val, bindings, -1, rule)
         return lambda facts: g(facts, None)
 

@@ -417,9 +417,10 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
 
     def retract(self, fact: Fact | int) -> None:
         """Retract a fact (by object or id)."""
-        # (a live fact object, the usual case, needs none of _live's questions)
-        f = fact if fact.__class__ is Fact and self.facts.get(fact.id) is fact \
-            else self._live(fact)
+        # (a live fact object, the usual case, needs none of _live's questions;
+        # mypy before 1.20 does not narrow fact on its __class__, hence the ignore)
+        f = (fact if fact.__class__ is Fact and self.facts.get(fact.id) is fact  # type: ignore[union-attr, unused-ignore]
+             else self._live(fact))
         self._guarded(self._retract_fact, f)
 
     def _retract_fact(self, f: Fact) -> None:
@@ -444,8 +445,9 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
         changed slots, the matches are renewed in place rather than rebuilt
         (:attr:`slot_specific`; the outcome is the same).
         """
-        f = fact if fact.__class__ is Fact and self.facts.get(fact.id) is fact \
-            else self._live(fact)
+        # (as in retract, and the same ignore for mypy before 1.20)
+        f: Fact = (fact if fact.__class__ is Fact and self.facts.get(fact.id) is fact  # type: ignore[union-attr, assignment, unused-ignore]
+                   else self._live(fact))
         t = self.templates[f.template]
         names = t._names
         changes = {}

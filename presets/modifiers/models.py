@@ -447,7 +447,9 @@ class Descriptor(_Model):
         return v
 
 
-for _m in (ConditionalParams, TriggerParams, ColorTriggerParams, SquareTriggerParams, Descriptor):
+_models: tuple[type[BaseModel], ...] = (
+    ConditionalParams, TriggerParams, ColorTriggerParams, SquareTriggerParams, Descriptor)
+for _m in _models:
     _m.model_rebuild()
 
 # ---------------------------------------------------------------- validation
