@@ -14,6 +14,10 @@ from __future__ import annotations
 
 from itertools import count
 from operator import itemgetter
+from typing import Any, Callable
+
+#: a template's generated insert or remove: ``(fact, hits) -> None``
+AlphaCode = Callable[[Any, list], None]
 
 from .tokens import MISSING, _bucket_add, _bucket_remove
 
@@ -124,8 +128,8 @@ class AlphaNode:
         self.test = test  # (slot, value) that leads here
         # a root's generated insert and remove (see compile_template); None
         # until first needed and again whenever its tree changes
-        self.insert_fn = None
-        self.remove_fn = None
+        self.insert_fn: AlphaCode | None = None
+        self.remove_fn: AlphaCode | None = None
         self.source: str | None = None
 
     def root(self) -> "AlphaNode":
@@ -141,10 +145,11 @@ class AlphaNode:
         root.insert_fn = root.remove_fn = None
         root.source = None
 
-    def compile(self, template: str):
+    def compile(self, template: str) -> tuple[AlphaCode, AlphaCode]:
         """Write this root's insert and remove (kept until the tree changes)."""
-        self.insert_fn, self.remove_fn, self.source = compile_template(self, template)
-        return self.insert_fn
+        ins, rem, self.source = compile_template(self, template)
+        self.insert_fn, self.remove_fn = ins, rem
+        return ins, rem
 
     def is_empty(self) -> bool:
         return not self.memories and not self.children

@@ -327,7 +327,7 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
         if root is not None:
             ins = root.insert_fn
             if ins is None:
-                ins = root.compile(f.template)
+                ins = root.compile(f.template)[0]
             ins(f, hits)
         if self._unblocked:
             self._flush_unblocked()
@@ -351,8 +351,7 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
             root = self.alpha_roots[f.template]
             rem = root.remove_fn
             if rem is None:
-                root.compile(f.template)
-                rem = root.remove_fn
+                rem = root.compile(f.template)[1]
             rem(f, hits)
         toks = f.tokens
         if toks:
