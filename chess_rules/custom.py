@@ -80,7 +80,8 @@ from rete.model import Call
 from rete.transformer import RuleLocation
 
 from .helpers import MOVE_HELPERS, helper_call_problem, meta_problem
-from .ruleset import RuleSet, RuleSetError
+from .errors import ArgumentError
+from .ruleset import RuleSet, RuleSetError, checked_ruleset
 from .square_names import SquareNameError, with_square_numbers
 
 __all__ = ["load_rule_file", "load_rule_text", "MOVE_HELPERS"]
@@ -110,6 +111,9 @@ def _stage_after(rs: RuleSet, stage: str) -> tuple:
 
 def load_rule_text(ruleset: RuleSet, text: str, source: str = "<rules>") -> RuleSet:
     """Apply rule text to a copy of ``ruleset`` and return the copy (see module doc)."""
+    checked_ruleset(ruleset, required=True)
+    if not isinstance(text, str):
+        raise ArgumentError(f"rule text is a str, not {type(text).__name__}")
     rf = parse_rules(text, source)
     rs = ruleset.copy()
     origin = Path(source).name
@@ -228,5 +232,10 @@ def _check_helper_calls(prod, loc, rs: RuleSet, source: str) -> None:
 
 def load_rule_file(ruleset: RuleSet, path) -> RuleSet:
     """Apply the rule file at ``path`` to a copy of ``ruleset`` and return the copy."""
-    p = Path(path)
+    checked_ruleset(ruleset, required=True)
+    try:
+        p = Path(path)
+    except TypeError:
+        raise ArgumentError(f"a rule file is named by its path (a str or os.PathLike), "
+                            f"not {type(path).__name__}") from None
     return load_rule_text(ruleset, read_text_file(p, "rule file"), str(p))

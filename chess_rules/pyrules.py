@@ -42,7 +42,7 @@ def load_ruleset_spec(spec: str, base_dir: str | Path | None = None) -> RuleSet:
     >>> load_ruleset_spec("chess_rules.fide:fide_rules").name
     'fide'
     """
-    target, colon, name = spec.rpartition(":")
+    target, colon, name = spec.rpartition(":") if isinstance(spec, str) else ("", "", "")
     if not colon or not target or not name.isidentifier():
         raise RuleSetSpecError(
             f"ruleset {spec!r}: expected MODULE:NAME or FILE.py:NAME "

@@ -49,16 +49,21 @@ class RuleSetError(ChessError):
     stage declared twice or ordered against a stage the rule set lacks."""
 
 
-def checked_ruleset(ruleset: object, presets_kw: bool = False) -> RuleSet | None:
+def checked_ruleset(ruleset: object, presets_kw: bool = False, required: bool = False,
+                    name: str = "ruleset") -> RuleSet | None:
     """``ruleset`` if it is a :class:`RuleSet` or None, else :class:`NotARuleSetError`
-    (``presets_kw``: the caller also takes preset ids as ``presets=``)."""
-    if ruleset is None or isinstance(ruleset, RuleSet):
+    (``presets_kw``: the caller also takes preset ids as ``presets=``; ``required``:
+    None is refused too, by a function that edits a copy of the rule set it is
+    given; ``name``: the argument's name in the message)."""
+    if isinstance(ruleset, RuleSet) or (ruleset is None and not required):
         return ruleset
     hint = ""
     if isinstance(ruleset, (str, list, tuple)):
         hint = (" (load a preset with presets.load(...)"
                 + (", or name it with presets=" if presets_kw else "") + ")")
-    raise NotARuleSetError(f"ruleset must be a RuleSet or None, not "
+    elif ruleset is None:
+        hint = " (fide_rules() is FIDE's)"
+    raise NotARuleSetError(f"{name} must be a RuleSet{'' if required else ' or None'}, not "
                            f"{type(ruleset).__name__}{hint}")
 
 

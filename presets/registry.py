@@ -23,7 +23,7 @@ import networkx as nx
 from pydantic import ValidationError
 
 from chess_rules.fide import fide_rules
-from chess_rules.ruleset import RuleSet
+from chess_rules.ruleset import RuleSet, checked_ruleset
 
 from .base import (ConflictingPresetsError, IncompatiblePresetsError, MissingRequirementError,
                    PresetConfigError, PresetError, PresetMeta, PresetRules,
@@ -274,7 +274,7 @@ def load(*ids: str, config: Mapping[str, Mapping] | None = None,
     for k in config:
         if k not in ids:
             raise PresetConfigError(f"configuration given for {k!r}, which is not loaded")
-    rs = (base or fide_rules()).copy()
+    rs = (checked_ruleset(base, name="base") or fide_rules()).copy()
     mods = _modules()
     # a base that has presets already: the new ones compose with them (requirements,
     # incompatibilities, productions both rewrite), and none is loaded twice. A

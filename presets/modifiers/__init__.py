@@ -210,8 +210,10 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 from pathlib import Path
 
+from chess_rules.ruleset import checked_ruleset
 from rete.loading import read_text_file
 
 from .engine import (apply_topology, check_composition, ensure_capture_flag_filter,
@@ -300,6 +302,7 @@ def attach(ruleset, descriptor, squares=None, base_dir=None):
     0..63); None: to the pieces the descriptor's ``appliesTo`` selects. Refusals
     raise a :class:`ModifierError` and leave ``ruleset`` unchanged.
     """
+    checked_ruleset(ruleset, required=True)
     d = load_descriptor(descriptor, base_dir)
     sq = None if squares is None else _squares(squares)
     rs = ruleset.copy()
@@ -343,6 +346,9 @@ def attach_descriptor_file(ruleset, path):
     """``--modifier FILE.json`` (or a gallery name, as ``houserules modifiers list``
     shows them): attach to the pieces the descriptor selects. A file that exists
     wins over a gallery name."""
+    checked_ruleset(ruleset, required=True)
+    if not isinstance(path, (str, os.PathLike)):
+        return attach(ruleset, path)        # (which says what a descriptor is)
     p = Path(path)
     return attach(ruleset, p if p.is_file() else str(path))
 

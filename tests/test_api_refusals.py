@@ -1,0 +1,66 @@
+"""The public API's refusals as a demanding caller meets them: arguments of the
+wrong kind given to the functions that compose rule sets, read PGN or roll the
+dice are typed errors (a ChessError, with a message that names what was
+wrong), never an AttributeError or TypeError from deep inside, and the object
+asked is left as it was."""
+from __future__ import annotations
+
+import pytest
+
+from chess_rules.errors import ArgumentError, NotARuleSetError
+from chess_rules.fide import fide_rules
+
+NOT_RULE_SETS = [None, 5, "piece-hp", ["piece-hp"]]
+
+
+def _composers():
+    import presets
+    from chess_rules.custom import load_rule_file, load_rule_text
+    from presets.modifiers import attach, attach_descriptor_file
+    return {
+        "load_rule_text": lambda rs: load_rule_text(rs, "remove fide.castling\n"),
+        "load_rule_file": lambda rs: load_rule_file(rs, "examples/rules/kings_step_only.hr"),
+        "attach": lambda rs: attach(rs, "berserker"),
+        "attach_descriptor_file": lambda rs: attach_descriptor_file(rs, "berserker"),
+        "presets.load(base=)": lambda rs: presets.load("piece-hp", base=rs),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_composers()))
+@pytest.mark.parametrize("bad", NOT_RULE_SETS, ids=repr)
+def test_a_function_that_edits_a_rule_set_refuses_what_is_none(name, bad):
+    # Game, DiceGame and the Dice Chess functions say NotARuleSetError; so do
+    # the functions that compose a rule set, which went on to call bad.copy()
+    if bad is None and name == "presets.load(base=)":
+        return      # (None is FIDE there, as for Game(ruleset=None))
+    with pytest.raises(NotARuleSetError, match=r"must be a RuleSet.*not " + type(bad).__name__):
+        _composers()[name](bad)
+
+
+def test_the_composers_still_compose_a_rule_set():
+    for name, compose in _composers().items():
+        rs = fide_rules()
+        before = dict(rs.productions)
+        out = compose(rs)
+        assert out is not rs and rs.productions == before, name
+
+
+@pytest.mark.parametrize("text", [None, 5, b"remove fide.castling\n"], ids=repr)
+def test_rule_text_that_is_no_text_is_refused(text):
+    from chess_rules.custom import load_rule_text
+    with pytest.raises(ArgumentError, match=f"rule text is a str, not {type(text).__name__}"):
+        load_rule_text(fide_rules(), text)
+
+
+@pytest.mark.parametrize("path", [None, 5, ["a.hr"]], ids=repr)
+def test_a_rule_file_named_by_no_path_is_refused(path):
+    from chess_rules.custom import load_rule_file
+    with pytest.raises(ArgumentError, match="a rule file is named by its path"):
+        load_rule_file(fide_rules(), path)
+
+
+@pytest.mark.parametrize("spec", [None, 5, b"chess_rules.fide:fide_rules"], ids=repr)
+def test_a_ruleset_spec_that_is_no_text_is_refused(spec):
+    from chess_rules.pyrules import RuleSetSpecError, load_ruleset_spec
+    with pytest.raises(RuleSetSpecError, match="expected MODULE:NAME"):
+        load_ruleset_spec(spec)
