@@ -125,8 +125,10 @@ Black's turn, clears the en-passant targets as above and sets the dice to
 ``-``. It refuses (:class:`EndTurnError`) a position that still has a legal
 micro-move, and a finished game. ``roll(dfen, rng)`` fills the empty dice field
 with three faces drawn with ``rng.randint(1, 6)`` (``rng`` a
-``random.Random``, an int seed, or None); it refuses (:class:`RollError`) a
-position that still has dice or a finished game.
+``random.Random``, an int seed, None, or any object with a ``randint``); it
+refuses (:class:`RollError`) a position that still has dice, a finished game,
+and a source of the caller's own that draws no whole number from 1 to 6 (the
+position left as it was).
 
 A rule set under which a micro-move spends no die (one that lost
 ``dice.spend-die``) has turns that never end: building its tree raises

@@ -14,7 +14,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Protocol, cast
 
-from rete.errors import ReteError
+from rete.errors import ActionError, ReteError
 from rete.model import AssertFact, as_production
 
 from chess_rules.errors import (ArgumentError, ChessError, IllegalMoveError, MoveParseError,
@@ -497,7 +497,12 @@ class DiceGame(Game):
             # (noted inside the try: a roll made is one copy() and _rebuild replay)
             self._note_phase("roll", tuple(f.values["face"] for f in self.dice_facts()))
         except BaseException as e:
-            raise self._failed(e)
+            failed = self._failed(e)
+            if isinstance(failed, ActionError) and isinstance(failed.cause, RollError):
+                # a draw the source got wrong (_CheckedSource): the roll's refusal,
+                # the run undone by the engine
+                raise failed.cause from None
+            raise failed
         finally:
             self.session.dice_rng = None
 
@@ -541,7 +546,26 @@ def random_source(rng: RandomSource | int | None) -> RandomSource:
     if not callable(getattr(rng, "randint", None)):
         raise RollError(f"the random source must be a random.Random, a seed (int) or None, "
                         f"not {type(rng).__name__}")
-    return cast(RandomSource, rng)      # (a bool is an int without randint: refused above)
+    if type(rng).randint is random.Random.randint:
+        return cast(RandomSource, rng)
+    return _CheckedSource(rng)
+
+
+class _CheckedSource:
+    """A random source of the caller's own (anything with ``randint``), its draws
+    checked: a face out of range reached the roll production as a die of no type
+    (a KeyError in its action), and one such as ``2.0`` or ``True`` as a die
+    whose face is no whole number."""
+
+    def __init__(self, rng: object) -> None:
+        self._rng = rng
+
+    def randint(self, a: int, b: int) -> int:
+        v = self._rng.randint(a, b)  # type: ignore[attr-defined]  # (checked callable above)
+        if isinstance(v, bool) or not isinstance(v, int) or not a <= v <= b:
+            raise RollError(f"the random source drew {v!r}, not a whole number from {a} "
+                            f"to {b}")
+        return v
 
 
 def _rule_asserting(ruleset: RuleSet, reason: str) -> str | None:

@@ -64,3 +64,32 @@ def test_a_ruleset_spec_that_is_no_text_is_refused(spec):
     from chess_rules.pyrules import RuleSetSpecError, load_ruleset_spec
     with pytest.raises(RuleSetSpecError, match="expected MODULE:NAME"):
         load_ruleset_spec(spec)
+
+
+class _Source:
+    """A random source of a caller's own that draws what it is told to."""
+
+    def __init__(self, *faces):
+        self.faces = list(faces)
+
+    def randint(self, a, b):
+        return self.faces.pop(0)
+
+
+@pytest.mark.parametrize("face", [7, 0, -1, "3", None, 2.0, True], ids=repr)
+def test_a_random_source_that_draws_no_face_is_refused_and_the_game_kept(face):
+    # a face out of 1..6 reached the roll production as a KeyError in its action
+    # (an ActionError, no ChessError), and 2.0 or True were kept as dice
+    import dice
+    from dice import DiceGame, RollError
+    d = "8/8/8/2k5/8/1N6/2P5/K7 w - - 0 1 -"
+    g = DiceGame(d)
+    with pytest.raises(RollError, match=rf"the random source drew {face!r}, not a whole "
+                                        r"number from 1 to 6"):
+        g.roll(_Source(1, face, 1))
+    assert (g.dfen(), g.move_stack, g.dice()) == (d, [], [])
+    g.roll(_Source(1, 2, 6))
+    assert g.dfen() == "8/8/8/2k5/8/1N6/2P5/K7 w - - 0 1 PNK"
+    with pytest.raises(RollError, match="the random source drew"):
+        dice.roll(d, _Source(face, 1, 1))
+    assert dice.roll(d, _Source(3, 4, 5)) == "8/8/8/2k5/8/1N6/2P5/K7 w - - 0 1 BRQ"
