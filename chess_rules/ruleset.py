@@ -67,6 +67,18 @@ def checked_ruleset(ruleset: object, presets_kw: bool = False, required: bool = 
                            f"{type(ruleset).__name__}{hint}")
 
 
+def _stage_names(name: str, stages) -> tuple:
+    """``after`` or ``before`` of :meth:`RuleSet.add_stage`: one stage's name, or
+    several (each checked against the rule set's stages by the caller)."""
+    if isinstance(stages, str):
+        return (stages,)
+    try:
+        return tuple(stages)
+    except TypeError:
+        raise RuleSetError(f"stage {name!r} is ordered against {stages!r}: give a stage's "
+                           f"name, or a list of them") from None
+
+
 GEN_STAGES = ("generate", "filter")
 PUSH_STAGES = ("apply", "post-move", "turn-end", "result")
 
@@ -216,7 +228,7 @@ class RuleSet:
 
     def remove(self, name: str, origin: str = "custom") -> Production:
         """Take the production of that name out, and return it."""
-        if name not in self.productions:
+        if not isinstance(name, str) or name not in self.productions:
             raise RuleSetError(f"no production named {name!r} to remove"
                                f"{did_you_mean(name, self.productions)}")
         self.history.append(("remove", name, origin))
@@ -282,9 +294,11 @@ class RuleSet:
         ``after``, it runs right after that stage, before the one that followed
         it (``after=("apply",)`` runs with every move, before ``post-move``), as a
         rule file's ``stages`` declaration does."""
+        # (as a production's name: a number, or '', would be a stage no rule names)
+        if not isinstance(name, str) or not name.strip():
+            raise RuleSetError(f"a stage is named by non-empty text, not {name!r}")
         # one stage's name is that stage (not its letters)
-        after = (after,) if isinstance(after, str) else tuple(after)
-        before = (before,) if isinstance(before, str) else tuple(before)
+        after, before = (_stage_names(name, x) for x in (after, before))
         known = set(self.stages) | {s for s, _, _ in self.extra_stages}
         if name in known:
             raise RuleSetError(f"stage {name!r} already exists")

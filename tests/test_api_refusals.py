@@ -93,3 +93,36 @@ def test_a_random_source_that_draws_no_face_is_refused_and_the_game_kept(face):
     with pytest.raises(RollError, match="the random source drew"):
         dice.roll(d, _Source(face, 1, 1))
     assert dice.roll(d, _Source(3, 4, 5)) == "8/8/8/2k5/8/1N6/2P5/K7 w - - 0 1 BRQ"
+
+
+@pytest.mark.parametrize("name", [5, None, "", "  ", ("apply",)], ids=repr)
+def test_a_stage_is_named_by_text(name):
+    # 5, '' and a tuple were declared (and compiled: a stage 5 ran between apply
+    # and post-move); None reached networkx, whose ValueError came out
+    from chess_rules.ruleset import RuleSetError
+    rs = fide_rules()
+    with pytest.raises(RuleSetError, match="a stage is named by non-empty text"):
+        rs.add_stage(name, after="apply")
+    assert rs.stage_order() == fide_rules().stage_order() and rs.extra_stages == []
+
+
+@pytest.mark.parametrize("order", [dict(after=5), dict(before=[None]), dict(after=["apply", 7])],
+                         ids=repr)
+def test_a_stage_is_ordered_against_stages_named_by_text(order):
+    from chess_rules.ruleset import RuleSetError
+    rs = fide_rules()
+    with pytest.raises(RuleSetError, match="is ordered against"):
+        rs.add_stage("house.stage", **order)
+    assert rs.extra_stages == []
+    rs.add_stage("house.stage", after="apply")
+    assert rs.stage_order().index("house.stage") == rs.stage_order().index("apply") + 1
+
+
+@pytest.mark.parametrize("name", [["fide.castling"], {"a": 1}], ids=repr)
+def test_remove_names_a_production_by_text(name):
+    # an unhashable name was a TypeError from the dict lookup
+    from chess_rules.ruleset import RuleSetError
+    rs = fide_rules()
+    with pytest.raises(RuleSetError, match="no production named"):
+        rs.remove(name)
+    assert "fide.castling" in rs.productions
