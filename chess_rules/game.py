@@ -187,8 +187,9 @@ class Game:
         chess_rules.errors.PgnMoveError: 1:13: move 2. Ke3 (e1e3): no rule moves the king on e1 to e3 ...
         """
         from .errors import PgnError
-        from .pgn import read_games
+        from .pgn import read_games, source_name
         from .replay import play
+        source = source_name(source)
         games = read_games(text, source)
         if len(games) != 1:
             line, column = (games[1].line, games[1].column) if games else (1, 1)

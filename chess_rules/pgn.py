@@ -23,6 +23,7 @@ and not checked, nor are ``+`` and ``#`` (as python-chess).
 """
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -87,12 +88,13 @@ class PgnGame:
 def read_games(text: str, source: str | None = None) -> list[PgnGame]:
     """Every game of a PGN text, in order (an empty list for a text with none).
 
-    ``source`` (a file name) goes into error messages. Text that is not PGN
+    ``source`` (a file name, or a path) goes into error messages. Text that is not PGN
     raises :class:`~chess_rules.errors.PgnSyntaxError` with its line and column;
     nothing is returned then.
     """
     if not isinstance(text, str):
         raise ArgumentError(f"PGN text is a str, not {type(text).__name__}")
+    source = source_name(source)
     try:
         # (the parser's transformer turns the tree into the games)
         games = cast("list[PgnGame]", _parser().parse(text))
@@ -105,6 +107,17 @@ def read_games(text: str, source: str | None = None) -> list[PgnGame]:
     if source is not None:
         games = [_with_source(g, source) for g in games]
     return games
+
+
+def source_name(source) -> str | None:
+    """``source`` as the errors write it: a file's name, or a path (``Path``) as
+    text. Anything else would surface only as an error was being reported."""
+    if source is None or isinstance(source, str):
+        return source
+    if isinstance(source, os.PathLike):
+        return os.fspath(source)
+    raise ArgumentError(f"source is the name of the text's file (a str or a path), not "
+                        f"{type(source).__name__}")
 
 
 def _with_source(g: PgnGame, source: str) -> PgnGame:

@@ -126,3 +126,27 @@ def test_remove_names_a_production_by_text(name):
     with pytest.raises(RuleSetError, match="no production named"):
         rs.remove(name)
     assert "fide.castling" in rs.productions
+
+
+def test_a_pgn_source_may_be_a_path_and_is_named_in_the_error(tmp_path):
+    # read_games(p.read_text(), p): the Path went into the message as
+    # source + ':', a TypeError in place of the PGN error it was to report
+    from chess_rules.errors import PgnMoveError, PgnSyntaxError
+    from chess_rules.game import Game
+    from chess_rules.pgn import read_games
+    p = tmp_path / "g.pgn"
+    with pytest.raises(PgnMoveError, match=r"g\.pgn:1:13: move 2\. Ke3"):
+        Game.from_pgn("1. e4 e5 2. Ke3 *", source=p)
+    with pytest.raises(PgnSyntaxError, match=r"g\.pgn:1:4: "):
+        read_games("1. Zf3 *", p)
+    assert read_games("1. e4 *", p)[0].source == str(p)
+
+
+@pytest.mark.parametrize("source", [5, b"g.pgn", ["g.pgn"]], ids=repr)
+def test_a_pgn_source_that_names_no_file_is_refused(source):
+    from chess_rules.game import Game
+    from chess_rules.pgn import read_games
+    for read in (lambda: read_games("1. e4 *", source),
+                 lambda: Game.from_pgn("1. e4 e5 2. Ke3 *", source=source)):
+        with pytest.raises(ArgumentError, match="source is the name of the text's file"):
+            read()
