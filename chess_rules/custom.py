@@ -80,7 +80,7 @@ from rete.model import Call
 from rete.transformer import RuleLocation
 
 from .helpers import MOVE_HELPERS, helper_call_problem, meta_problem
-from .errors import ArgumentError
+from .errors import ArgumentError, source_name
 from .ruleset import RuleSet, RuleSetError, checked_ruleset
 from .square_names import SquareNameError, with_square_numbers
 
@@ -114,6 +114,7 @@ def load_rule_text(ruleset: RuleSet, text: str, source: str = "<rules>") -> Rule
     checked_ruleset(ruleset, required=True)
     if not isinstance(text, str):
         raise ArgumentError(f"rule text is a str, not {type(text).__name__}")
+    source = source_name(source)
     rf = parse_rules(text, source)
     rs = ruleset.copy()
     origin = Path(source).name

@@ -7,6 +7,8 @@ as in its message.
 
 from __future__ import annotations
 
+import os
+
 __all__ = ["ChessError", "ArgumentError", "NotARuleSetError", "FenError", "IllegalMoveError", "MoveParseError",
            "ReentrantCallError", "PgnError", "PgnSyntaxError", "PgnMoveError"]
 
@@ -113,6 +115,17 @@ class ReentrantCallError(ChessError, RuntimeError):
 
     def __reduce__(self):
         return (type(self), (self.method,))
+
+
+def source_name(source) -> str | None:
+    """``source`` as the errors write it: a file's name, or a path (``Path``) as
+    text. Anything else would surface only as an error was being reported."""
+    if source is None or isinstance(source, str):
+        return source
+    if isinstance(source, os.PathLike):
+        return os.fspath(source)
+    raise ArgumentError(f"source is the name of the text's file (a str or a path), not "
+                        f"{type(source).__name__}")
 
 
 def _at(source: str | None, line: int, column: int) -> str:

@@ -186,8 +186,8 @@ class Game:
         ...
         chess_rules.errors.PgnMoveError: 1:13: move 2. Ke3 (e1e3): no rule moves the king on e1 to e3 ...
         """
-        from .errors import PgnError
-        from .pgn import read_games, source_name
+        from .errors import PgnError, source_name
+        from .pgn import read_games
         from .replay import play
         source = source_name(source)
         games = read_games(text, source)

@@ -23,7 +23,6 @@ and not checked, nor are ``+`` and ``#`` (as python-chess).
 """
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -32,7 +31,7 @@ from typing import Any, Sequence, cast
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from .errors import ArgumentError, PgnSyntaxError
+from .errors import ArgumentError, PgnSyntaxError, source_name
 
 __all__ = ["PgnMove", "PgnGame", "read_games", "MAX_VARIATION_DEPTH"]
 
@@ -107,17 +106,6 @@ def read_games(text: str, source: str | None = None) -> list[PgnGame]:
     if source is not None:
         games = [_with_source(g, source) for g in games]
     return games
-
-
-def source_name(source) -> str | None:
-    """``source`` as the errors write it: a file's name, or a path (``Path``) as
-    text. Anything else would surface only as an error was being reported."""
-    if source is None or isinstance(source, str):
-        return source
-    if isinstance(source, os.PathLike):
-        return os.fspath(source)
-    raise ArgumentError(f"source is the name of the text's file (a str or a path), not "
-                        f"{type(source).__name__}")
 
 
 def _with_source(g: PgnGame, source: str) -> PgnGame:

@@ -33,6 +33,8 @@ def read_text_file(path, what: str = "file") -> str:
 
 
 def _read(text_or_path, source) -> tuple[str, str]:
+    if isinstance(source, os.PathLike):
+        source = os.fspath(source)
     if isinstance(text_or_path, os.PathLike):
         p = Path(text_or_path)
         return read_text_file(p, "rule file"), source or str(p)

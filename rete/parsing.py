@@ -3,6 +3,7 @@ that say what was expected, what was found, where, and in which rule.
 """
 from __future__ import annotations
 
+import os
 import re
 from functools import lru_cache
 
@@ -133,7 +134,10 @@ def _check_depth(tree, text: str, source: str) -> None:
 
 
 def parse_rules(text: str, source: str = "<string>") -> RuleFile:
-    """Parse rule text into a :class:`RuleFile`; raises :class:`RuleSyntaxError`."""
+    """Parse rule text into a :class:`RuleFile`; raises :class:`RuleSyntaxError`.
+    ``source`` names the text in errors: a file's name, or its path."""
+    if isinstance(source, os.PathLike):     # (an error would add ':' to it)
+        source = os.fspath(source)
     try:
         tree = _parser().parse(text)
     except UnexpectedInput as e:

@@ -150,3 +150,19 @@ def test_a_pgn_source_that_names_no_file_is_refused(source):
                  lambda: Game.from_pgn("1. e4 e5 2. Ke3 *", source=source)):
         with pytest.raises(ArgumentError, match="source is the name of the text's file"):
             read()
+
+
+def test_a_rule_text_source_may_be_a_path_and_is_named_in_the_error(tmp_path):
+    # the same slip for rule text: a Path source became a TypeError as a syntax
+    # error was being reported, from the chess layer and from the engine's own
+    from rete import ReteError, Session
+    from rete.language import load_rules, parse_rules
+    from chess_rules.custom import load_rule_text
+    p = tmp_path / "house.hr"
+    for read in (lambda: load_rule_text(fide_rules(), "rule x", p),
+                 lambda: parse_rules("rule x", p), lambda: load_rules(Session(), "rule x", p)):
+        with pytest.raises(ReteError, match=r"house\.hr:1:7: ") as ei:
+            read()
+        assert ei.value.source == str(p)
+    with pytest.raises(ArgumentError, match="source is the name of the text's file"):
+        load_rule_text(fide_rules(), "rule x", 5)
