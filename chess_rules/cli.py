@@ -451,7 +451,7 @@ def _version() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="houserules",
         description="Chess and its variants as production rules on a Rete-II engine.")
     p.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
@@ -573,8 +573,10 @@ def main(argv: list[str] | None = None) -> int:
         if stdout is not None and not stdout.closed:
             try:
                 stdout.reconfigure(errors=errors)   # (it flushes first)
-            except OSError:     # a reader gone: the command has said so (141)
-                pass
+            except OSError:
+                # a reader gone: said as 141, or after the error the command
+                # reported (replay's, after the moves it played)
+                _drop_stdout()
 
 
 def _run(argv: list[str] | None) -> int:
@@ -582,15 +584,19 @@ def _run(argv: list[str] | None) -> int:
     try:
         # building the parser imports the presets (half a second): a Ctrl-C
         # then is reported as one during the command
-        args = build_parser().parse_args(argv)
-        return int(args.func(args) or 0)
+        try:
+            args = build_parser().parse_args(argv)
+        except SystemExit as e:
+            if not e.code:      # --help, --version: their text is the output
+                _flush_stdout()
+            raise
+        code = int(args.func(args) or 0)
+        _flush_stdout()
+        return code
     except BrokenPipeError:  # e.g. piped into head: the reader stopped reading
         # the status of a process a closed pipe stops (128 + SIGPIPE), as the
         # shell reports it: under pipefail the pipeline says output was cut short
-        try:
-            sys.stdout = open(os.devnull, "w")      # no second error at exit's flush
-        except OSError:
-            pass
+        _drop_stdout()
         return 141
     except KeyboardInterrupt:  # Ctrl-C: no traceback, the shell's status for SIGINT
         # on a terminal the message starts below the ^C it echoed
@@ -605,6 +611,34 @@ def _run(argv: list[str] | None) -> int:
             _complain(f"houserules: error: {e}")
             return 2
         raise
+
+
+def _flush_stdout() -> None:
+    """Write the output's last part now, where a reader that has gone is a
+    BrokenPipeError for _run to report (141): left to the flush at exit (stdout
+    into a pipe is block-buffered), it is Python's "Exception ignored" and
+    status 120."""
+    if sys.stdout is not None:
+        sys.stdout.flush()
+
+
+def _drop_stdout() -> None:
+    """What is left of the output goes nowhere: no second error at exit's flush."""
+    try:
+        sys.stdout = open(os.devnull, "w")
+    except OSError:
+        pass
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, but a help or version text written into a pipe whose
+    reader has gone raises the BrokenPipeError that argparse drops (it would
+    exit 0 as if the text had been read)."""
+
+    def _print_message(self, message, file=None):
+        file = file if file is not None else sys.stderr
+        if message and file is not None:        # (stderr closed: nowhere, as argparse)
+            file.write(message)
 
 
 def _complain(text: str) -> None:
