@@ -540,8 +540,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "(--config configures them), unless --preset, --rules, --modifier or "
                     "--ruleset name others; the game starts from its FEN tag. The first "
                     "move the rules refuse stops the replay with its line, column and the "
-                    "rule's reason (exit status 2), as does a move after the game has ended, "
-                    "naming how it ended.")
+                    "rule's reason (exit status 2), as does a move after the game has ended "
+                    "with no move left, naming how it ended (a draw by rule leaves the moves: "
+                    "the replay plays on).")
     rp.add_argument("file", metavar="FILE.pgn", help="a PGN file ('-': standard input)")
     _add_rules_options(rp, fen=False)
     rp.set_defaults(func=cmd_replay)

@@ -117,16 +117,18 @@ def moves(game, pgn: PgnGame) -> Iterator[Step]:
     """Play the main line of ``pgn`` on ``game``, yielding each move once played.
 
     A move the rules do not allow (or SAN that names several legal moves, or a
-    null move, or any move once the game is over: its ``rule`` is the one that
-    ended it) raises :class:`PgnMoveError` at that move; the moves before it
-    stay played on ``game``."""
+    null move, or any move once the game has ended with no move left: its
+    ``rule`` is the one that ended it) raises :class:`PgnMoveError` at that
+    move; the moves before it stay played on ``game``. A draw by rule
+    (repetition, fifty moves, insufficient material) leaves the moves, as
+    :meth:`Game.push <chess_rules.game.Game.push>` plays them: the game goes on
+    from it, as the game that wrote the text did."""
     for pm in pgn.moves:
         fields = game.fen().split()
         color = "white" if fields[1] == "w" else "black"
         number = f"{fields[5]}{'.' if color == 'white' else '...'}"
-        out = game.outcome()
+        out = _ended(game)
         if out is not None:
-            # a draw (or a preset's win) leaves moves the rules would play on, and
             # after a mate the move's own refusal (the king left in check) hides why
             who = f"{out.winner} wins" if out.winner else "draw"
             raise PgnMoveError(pm.san, number, f"the game is already over: {out.result()} "
@@ -143,6 +145,17 @@ def moves(game, pgn: PgnGame) -> Iterator[Step]:
                                rule, uci) from None
         game.push(m)
         yield Step(pm, m, color, number)
+
+
+def _ended(game):
+    """The outcome of a game that has ended with no move left to play (a mate, a
+    stalemate, a preset's win), else None. A draw by rule leaves the moves
+    (RULES.md, standard chess): Game.push plays on from it, and so does a game
+    read from the text such a game writes."""
+    out = game.outcome()
+    if out is None or game.legal_moves():
+        return None
+    return out
 
 
 def play(pgn: PgnGame, presets=None, ruleset=None, config=None, game_class=None):
