@@ -192,7 +192,7 @@ def _file(target: str, spec: str, base_dir) -> Path:
     path = Path(target)
     if base_dir is not None and not path.is_absolute():
         path = Path(base_dir) / path
-    if not path.is_file():
+    if not os.path.isfile(path):    # (Path.is_file raises for a name too long)
         raise RuleSetSpecError(f"ruleset {spec!r}: no such file {str(path)!r}")
     return path.resolve()
 

@@ -166,3 +166,30 @@ def test_a_rule_text_source_may_be_a_path_and_is_named_in_the_error(tmp_path):
         assert ei.value.source == str(p)
     with pytest.raises(ArgumentError, match="source is the name of the text's file"):
         load_rule_text(fide_rules(), "rule x", 5)
+
+
+LONG_NAME = "a" * 300       # more than a file name may hold (255 bytes)
+
+
+def test_a_name_too_long_for_a_file_is_an_unknown_modifier():
+    # Path.is_file() raises ENAMETOOLONG (it ignores only "no such file"), so the
+    # gallery lookup came out as a raw OSError instead of the modifier's error
+    from presets.modifiers import UnknownModifierError, attach, attach_descriptor_file
+    for fn in (attach, attach_descriptor_file):
+        with pytest.raises(UnknownModifierError, match="unknown modifier|cannot read"):
+            fn(fide_rules(), LONG_NAME)
+
+
+def test_a_ruleset_file_too_long_to_name_is_no_such_file():
+    from chess_rules.pyrules import RuleSetSpecError, load_ruleset_spec
+    with pytest.raises(RuleSetSpecError, match="no such file"):
+        load_ruleset_spec(LONG_NAME + ".py:build")
+
+
+def test_a_scenario_path_too_long_to_name_is_a_failed_file(capsys):
+    # houserules test: reported as a missing file is (one failure, status 1),
+    # not as an error that stops the run with the raw [Errno 36]
+    from chess_rules.scenarios import main
+    assert main([LONG_NAME]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out == [f"ERROR {LONG_NAME}: no such file or directory", "0 passed, 1 failed"]

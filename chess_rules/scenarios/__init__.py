@@ -7,6 +7,7 @@ See ``docs/scenario-language.md`` for the syntax; the grammar is
 """
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -47,7 +48,7 @@ def find_files(paths: Iterable[str | Path]) -> list[Path]:
     out: list[Path] = []
     for p in paths:
         p = Path(p)
-        if p.is_dir():
+        if os.path.isdir(p):        # (Path.is_dir raises for a name too long)
             out += sorted(q for q in p.rglob(f"*{EXTENSION}") if q.is_file())
         else:
             out.append(p)
@@ -73,7 +74,7 @@ def main(paths: Iterable[str | Path], out=None) -> int:
     if not paths:
         paths = ["tests"]
     for f in find_files(paths):
-        if not f.exists():
+        if not os.path.exists(f):
             print(f"ERROR {f}: no such file or directory", file=out)
             failed += 1
             continue

@@ -269,7 +269,7 @@ def load_descriptor(spec, base_dir=None) -> Descriptor:
         return _read(p)
     if isinstance(spec, str):
         p = GALLERY_DIR / f"{spec}.json"
-        if p.is_file():
+        if os.path.isfile(p):       # (Path.is_file raises for a name too long)
             return _read(p)
         close = difflib.get_close_matches(spec, gallery_names(), n=1)
         raise UnknownModifierError(
@@ -350,7 +350,7 @@ def attach_descriptor_file(ruleset, path):
     if not isinstance(path, (str, os.PathLike)):
         return attach(ruleset, path)        # (which says what a descriptor is)
     p = Path(path)
-    return attach(ruleset, p if p.is_file() else str(path))
+    return attach(ruleset, p if os.path.isfile(p) else str(path))
 
 
 def piece_hooks(game, square) -> dict[str, list[str]]:
