@@ -90,7 +90,7 @@ class MoveParseError(ChessError, ValueError):
         self.text = text
         self.reason = reason
         self.kind = kind
-        super().__init__(f"bad move {text!r}: {reason}")
+        super().__init__(f"bad move {quoted(text)}: {reason}")
 
     def __reduce__(self):
         return (type(self), (self.text, self.reason, self.kind))
@@ -115,6 +115,18 @@ class ReentrantCallError(ChessError, RuntimeError):
 
     def __reduce__(self):
         return (type(self), (self.method,))
+
+
+def quoted(value, limit: int = 200) -> str:
+    """``repr(value)`` for an error's message, cut short past ``limit``
+    characters: an error quotes what it was given, and a megabyte of input is
+    not worth a megabyte of message (the error's attributes keep it whole)."""
+    r = repr(value)
+    if len(r) <= limit:
+        return r
+    if isinstance(value, str):
+        return f"{value[:60]!r}... ({len(value)} characters)"
+    return f"{r[:60]}... ({len(r)} characters)"
 
 
 def source_name(source) -> str | None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .errors import FenError
+from .errors import FenError, quoted
 from .squares import (
     A1, A8, BLACK, E1, E8, H1, H8, KING, LETTER_TO_PIECE, PAWN, PIECE_TO_LETTER, ROOK,
     SQUARE_NAMES, WHITE, parse_square,
@@ -132,7 +132,7 @@ class FenPosition:
 def _parse_placement(text: str, fen: str) -> dict[int, tuple[str, str]]:
     rows = text.split("/")
     if len(rows) != 8:
-        raise FenError("placement", f"{text!r} has {len(rows)} ranks, expected 8", fen)
+        raise FenError("placement", f"{quoted(text)} has {len(rows)} ranks, expected 8", fen)
     placement: dict[int, tuple[str, str]] = {}
     for i, row in enumerate(rows):
         rank = 7 - i
@@ -141,19 +141,19 @@ def _parse_placement(text: str, fen: str) -> dict[int, tuple[str, str]]:
         for ch in row:
             if ch in _DIGITS:
                 if previous_digit:
-                    raise FenError("placement", f"rank {rank + 1} ({row!r}) has two digits in a row", fen)
+                    raise FenError("placement", f"rank {rank + 1} ({quoted(row)}) has two digits in a row", fen)
                 file += ord(ch) - 48
                 previous_digit = True
                 continue
             piece = LETTER_TO_PIECE.get(ch)
             if piece is None:
-                raise FenError("placement", f"unknown piece letter {ch!r} in rank {rank + 1} ({row!r})", fen)
+                raise FenError("placement", f"unknown piece letter {ch!r} in rank {rank + 1} ({quoted(row)})", fen)
             if file < 8:
                 placement[file + 8 * rank] = piece
             file += 1
             previous_digit = False
         if file != 8:
-            raise FenError("placement", f"rank {rank + 1} ({row!r}) covers {file} squares, expected 8", fen)
+            raise FenError("placement", f"rank {rank + 1} ({quoted(row)}) covers {file} squares, expected 8", fen)
     return placement
 
 
@@ -161,10 +161,10 @@ def _parse_castling(text: str, placement: dict, fen: str) -> frozenset[str]:
     if text == "-":
         return frozenset()
     if not text or any(c not in _CASTLING_ORDER for c in text):
-        raise FenError("castling", f"{text!r} is not a castling field", fen)
+        raise FenError("castling", f"{quoted(text)} is not a castling field", fen)
     for c in text:
         if text.count(c) > 1:
-            raise FenError("castling", f"{text!r} repeats {c!r}", fen)
+            raise FenError("castling", f"{quoted(text)} repeats {c!r}", fen)
     for c in text:
         colour, king_sq, rook_sq = CASTLING_HOME[c]
         if placement.get(king_sq) != (KING, colour) or placement.get(rook_sq) != (ROOK, colour):
@@ -181,16 +181,16 @@ def _parse_ep(text: str, placement: dict, turn: str, strict: bool, fen: str) -> 
     if text == "-":
         return ()
     if not text or len(text) % 2:
-        raise FenError("en_passant", f"{text!r} is not '-' or a list of squares", fen)
+        raise FenError("en_passant", f"{quoted(text)} is not '-' or a list of squares", fen)
     squares: list[int] = []
     for i in range(0, len(text), 2):
         name = text[i:i + 2]
         try:
             sq = parse_square(name)
         except ValueError:
-            raise FenError("en_passant", f"{name!r} is not a square", fen) from None
+            raise FenError("en_passant", f"{quoted(name)} is not a square", fen) from None
         if sq in squares:
-            raise FenError("en_passant", f"{text!r} repeats {name!r}", fen)
+            raise FenError("en_passant", f"{quoted(text)} repeats {quoted(name)}", fen)
         squares.append(sq)
     if not strict:
         return tuple(squares)
@@ -202,23 +202,23 @@ def _parse_ep(text: str, placement: dict, turn: str, strict: bool, fen: str) -> 
         elif rank == 5:
             maker, pawn_sq, mover = BLACK, sq - 8, WHITE
         else:
-            raise FenError("en_passant", f"{name!r} is not on rank 3 or 6", fen)
+            raise FenError("en_passant", f"{quoted(name)} is not on rank 3 or 6", fen)
         if turn != mover:
             raise FenError(
                 "en_passant",
-                f"{name!r} is a target of a {maker} double push, but {turn} made the last move "
+                f"{quoted(name)} is a target of a {maker} double push, but {turn} made the last move "
                 f"({mover} should be to move)", fen)
         if sq in placement:
-            raise FenError("en_passant", f"{name!r} is occupied", fen)
+            raise FenError("en_passant", f"{quoted(name)} is occupied", fen)
         if placement.get(pawn_sq) != (PAWN, maker):
             raise FenError(
                 "en_passant",
-                f"{name!r} has no {maker} pawn on {SQUARE_NAMES[pawn_sq]} that could have made it", fen)
+                f"{quoted(name)} has no {maker} pawn on {SQUARE_NAMES[pawn_sq]} that could have made it", fen)
         origin = 2 * sq - pawn_sq
         if origin in placement:
             raise FenError(
                 "en_passant",
-                f"{name!r} is no target: {SQUARE_NAMES[origin]} is occupied, so no pawn "
+                f"{quoted(name)} is no target: {SQUARE_NAMES[origin]} is occupied, so no pawn "
                 f"has just left it", fen)
     return tuple(squares)
 
@@ -226,14 +226,14 @@ def _parse_ep(text: str, placement: dict, turn: str, strict: bool, fen: str) -> 
 def _parse_count(text: str, field_name: str, minimum: int, fen: str) -> int:
     # isdigit() alone would let through non-ASCII digits such as '²'.
     if not (text.isascii() and text.isdigit()):
-        raise FenError(field_name, f"{text!r} is not a non-negative integer", fen)
+        raise FenError(field_name, f"{quoted(text)} is not a non-negative integer", fen)
     try:
         value = int(text)
     except ValueError:      # more digits than Python reads (4300)
         raise FenError(field_name, f"{text[:20] + '...'!r} has {len(text)} digits: too many",
                        fen) from None
     if value < minimum:
-        raise FenError(field_name, f"{text!r} is less than {minimum}", fen)
+        raise FenError(field_name, f"{quoted(text)} is less than {minimum}", fen)
     return value
 
 
@@ -270,11 +270,11 @@ def parse_fen(text: str, extra_fields_allowed: int = 0, *,
                         f"{extra_fields_allowed} key:value tokens")
         else:
             expected = "6 (or 4 without the clocks)"
-        raise FenError("field_count", f"{text!r} has {n} fields, expected {expected}", text)
+        raise FenError("field_count", f"{quoted(text)} has {n} fields, expected {expected}", text)
     placement = _parse_placement(fields[0], text)
     turn = _SIDES.get(fields[1])
     if turn is None:
-        raise FenError("side", f"{fields[1]!r} is not 'w' or 'b'", text)
+        raise FenError("side", f"{quoted(fields[1])} is not 'w' or 'b'", text)
     castling = _parse_castling(fields[2], placement, text)
     ep_squares = _parse_ep(fields[3], placement, turn, strict_en_passant, text)
     if n >= 6:

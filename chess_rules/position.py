@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import re
 
-from .errors import FenError
+from .errors import FenError, quoted
 from .fen import FenPosition, parse_fen
 from .squares import SQUARE_NAMES, parse_square
 
@@ -86,7 +86,7 @@ def read_extended(pos, tokens, ruleset) -> None:
     for tok in tokens:
         key, sep, val = tok.partition(":")
         if not sep or not val:
-            raise FenError("extended", f"{tok!r} is not a key:value token")
+            raise FenError("extended", f"{quoted(tok)} is not a key:value token")
         if key == "moved":
             for name in val.split(","):
                 sq = _sq(name, tok)
@@ -141,14 +141,14 @@ def read_extended(pos, tokens, ruleset) -> None:
             pos.tokens[key] = own[key][0](val, pos)
         else:
             known = ", ".join(["moved", "half", "ep-pawn"] + piece_slots + sorted(own))
-            raise FenError("extended", f"unknown key {key!r} in {tok!r} (known: {known})")
+            raise FenError("extended", f"unknown key {quoted(key)} in {quoted(tok)} (known: {known})")
 
 
 def _sq(name: str, tok: str) -> int:
     try:
         return parse_square(name)
     except ValueError:
-        raise FenError("extended", f"{name!r} in {tok!r} is not a square")
+        raise FenError("extended", f"{quoted(name)} in {quoted(tok)} is not a square")
 
 
 def _value(v: str, tok: str):

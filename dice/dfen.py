@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from chess_rules.errors import FenError
+from chess_rules.errors import FenError, quoted
 from chess_rules.fen import FenPosition, parse_fen
 from chess_rules.position import read_extended
 from chess_rules.ruleset import checked_ruleset
@@ -86,7 +86,7 @@ def parse_dfen(text: str, ruleset=None) -> DfenPosition:
     fields, tokens = split_tokens(text)
     if len(fields) == 5 or len(fields) > 7 or len(fields) < 4:
         raise DfenError("field_count",
-                        f"{text!r} has {len(fields)} fields, expected 7 (FEN and dice), "
+                        f"{quoted(text)} has {len(fields)} fields, expected 7 (FEN and dice), "
                         "or 6 / 4 for a FEN without dice", text)
     try:
         pos = parse_fen(" ".join(fields[:6]), strict_en_passant=False)
@@ -197,11 +197,11 @@ def parse_dice_field(text: str, whole: str) -> tuple[str, ...]:
     for ch in text:
         up = ch.upper()
         if up not in LETTER_TYPE:
-            raise DfenError("dice", f"{ch!r} in {text!r} is not a die (P N B R Q K, or '-' for none)",
+            raise DfenError("dice", f"{ch!r} in {quoted(text)} is not a die (P N B R Q K, or '-' for none)",
                             whole)
         letters.append(up)
     if len(letters) > MAX_DICE:
-        raise DfenError("dice", f"{text!r} holds {len(letters)} dice, at most {MAX_DICE}", whole)
+        raise DfenError("dice", f"{quoted(text)} holds {len(letters)} dice, at most {MAX_DICE}", whole)
     return tuple(letters)
 
 

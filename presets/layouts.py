@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from chess_rules.errors import quoted
+
 from .base import PresetError
 
 
@@ -39,7 +41,7 @@ def get_layout(layout_id: str) -> Layout:
         return LAYOUTS[layout_id]
     except KeyError:
         raise UnknownLayoutError(
-            f"unknown layout {layout_id!r} (layouts: {', '.join(LAYOUTS)})") from None
+            f"unknown layout {quoted(layout_id)} (layouts: {', '.join(LAYOUTS)})") from None
 
 
 def preferred_layout(preset_ids) -> Layout:

@@ -22,6 +22,7 @@ from typing import Iterable, Mapping
 import networkx as nx
 from pydantic import ValidationError
 
+from chess_rules.errors import quoted
 from chess_rules.fide import fide_rules
 from chess_rules.ruleset import RuleSet, checked_ruleset
 
@@ -176,7 +177,7 @@ def _unknown_message(ids) -> str:
     parts = []
     for i in ids:
         close = difflib.get_close_matches(i, known, n=1)
-        parts.append(f"{i!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
+        parts.append(quoted(i) + (f" (did you mean {close[0]!r}?)" if close else ""))
     return f"unknown preset {', '.join(parts)}; see 'houserules presets' for the list"
 
 

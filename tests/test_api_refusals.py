@@ -193,3 +193,46 @@ def test_a_scenario_path_too_long_to_name_is_a_failed_file(capsys):
     assert main([LONG_NAME]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out == [f"ERROR {LONG_NAME}: no such file or directory", "0 passed, 1 failed"]
+
+
+HUGE = 200_000
+
+
+def _huge_inputs():
+    import dice
+    import presets
+    from chess_rules.game import Game
+    fen = "4k3/8/8/8/8/8/8/4K3 w - - 0 1"
+    dfen = "8/8/8/2k5/8/1N6/2P5/K7 w - - 0 1 NPP"
+    return {
+        "FEN of many ranks": lambda: Game("8/" * HUGE),
+        "FEN of one word": lambda: Game("x" * HUGE),
+        "FEN with a long rank": lambda: Game("8" * HUGE + "/8/8/8/8/8/8/8 w - - 0 1"),
+        "FEN with a long side": lambda: Game("8/8/8/8/8/8/8/8 " + "w" * HUGE + " - - 0 1"),
+        "FEN with a long castling": lambda: Game("8/8/8/8/8/8/8/8 w " + "K" * HUGE + " - 0 1"),
+        "FEN with a long en passant": lambda: Game("8/8/8/8/8/8/8/8 w - " + "e3" * HUGE + " 0 1"),
+        "FEN with a long clock": lambda: Game("8/8/8/8/8/8/8/8 w - - x" + "0" * HUGE + " 1"),
+        "FEN with many fields": lambda: Game(fen + " a:b" * HUGE),
+        "FEN with a long token": lambda: Game(fen + " " + "x" * HUGE),
+        "FEN with a long key": lambda: Game(fen + " " + "x" * HUGE + ":1"),
+        "DFEN of many fields": lambda: dice.legal_uci_moves(dfen + " x" * HUGE),
+        "DFEN with long dice": lambda: dice.legal_uci_moves(dfen[:-3] + "P" * HUGE),
+        "a move": lambda: Game().push("e" * HUGE),
+        "SAN": lambda: Game().push_san("e" * HUGE),
+        "a micro-move": lambda: dice.apply_move(dfen, "e" * HUGE),
+        "a preset": lambda: presets.load("p" * HUGE),
+        "a layout": lambda: presets.get_layout("p" * HUGE),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_huge_inputs()))
+def test_a_huge_input_is_refused_with_a_message_of_a_line(name):
+    # every refusal quoted the text it was given whole: a megabyte of input
+    # made a megabyte of error message (and of stderr on the command line)
+    from chess_rules.errors import ChessError, FenError
+    with pytest.raises(ChessError) as ei:
+        _huge_inputs()[name]()
+    text = str(ei.value)
+    assert len(text) < 400 and " characters)" in text, text[:400]
+    if isinstance(ei.value, FenError) and ei.value.fen is not None:
+        assert len(ei.value.fen) >= HUGE       # the whole text is kept where it is asked for

@@ -213,6 +213,7 @@ import json
 import os
 from pathlib import Path
 
+from chess_rules.errors import quoted
 from chess_rules.ruleset import checked_ruleset
 from rete.loading import read_text_file
 
@@ -273,7 +274,7 @@ def load_descriptor(spec, base_dir=None) -> Descriptor:
             return _read(p)
         close = difflib.get_close_matches(spec, gallery_names(), n=1)
         raise UnknownModifierError(
-            f"unknown modifier {spec!r}" + (f" (did you mean {close[0]!r}?)" if close else "")
+            f"unknown modifier {quoted(spec)}" + (f" (did you mean {close[0]!r}?)" if close else "")
             + "; see 'houserules modifiers list'")
     raise UnknownModifierError(f"expected a descriptor, a gallery name or a file, got {spec!r}")
 
