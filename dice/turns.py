@@ -228,9 +228,10 @@ class TurnTree:
         return sorted(self.nodes)
 
     def node(self, played) -> dict | None:
-        """The subtree after ``played`` (uci list), or None if no legal turn starts so."""
+        """The subtree after ``played`` (UCI micro-moves: a list, or one string of
+        them separated by spaces), or None if no legal turn starts so."""
         n = self.nodes
-        for u in played:
+        for u in _played(played):
             nxt = n.get(_norm(u))
             if nxt is None:
                 return None
@@ -239,6 +240,7 @@ class TurnTree:
 
     def paths(self, played=()):
         """Every legal turn (continuing ``played``) as a tuple of ucis."""
+        played = _played(played)
         n = self.node(played)
         if n is None:
             return

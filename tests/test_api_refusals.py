@@ -236,3 +236,23 @@ def test_a_huge_input_is_refused_with_a_message_of_a_line(name):
     assert len(text) < 400 and " characters)" in text, text[:400]
     if isinstance(ei.value, FenError) and ei.value.fen is not None:
         assert len(ei.value.fen) >= HUGE       # the whole text is kept where it is asked for
+
+
+def test_a_turn_tree_reads_the_moves_played_as_playable_dice_does():
+    # TurnTree (in dice's __all__) walked a string's letters as micro-moves, so
+    # tree.playable("c2c4") was None where dice.playable_dice(d, "c2c4") is [2],
+    # and None or a number was a TypeError
+    import dice
+    from chess_rules.errors import MoveParseError
+    d = "8/8/8/2k5/8/1N6/2P5/K7 w - - 0 1 NPP"
+    t = dice.turn_tree(d)
+    assert t.playable("c2c4") == t.playable(["c2c4"]) == dice.playable_dice(d, "c2c4") == [2]
+    assert t.node("c2c4 b3c5") == {} and list(t.paths("c2c4")) == [("c2c4", "b3c5")]
+    assert t.node(["c2c4", "c4c5"]) is None
+    for bad in (None, 5, [5]):
+        with pytest.raises(MoveParseError, match="list of UCI strings"):
+            t.node(bad)
+        with pytest.raises(MoveParseError, match="list of UCI strings"):
+            t.playable(bad)
+        with pytest.raises(MoveParseError, match="list of UCI strings"):
+            list(t.paths(bad))
