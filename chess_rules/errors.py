@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 
 __all__ = ["ChessError", "ArgumentError", "NotARuleSetError", "FenError", "IllegalMoveError", "MoveParseError",
-           "ReentrantCallError", "PgnError", "PgnSyntaxError", "PgnMoveError"]
+           "ReentrantCallError", "NotPicklableError", "PgnError", "PgnSyntaxError", "PgnMoveError"]
 
 
 class ChessError(Exception):
@@ -115,6 +115,13 @@ class ReentrantCallError(ChessError, RuntimeError):
 
     def __reduce__(self):
         return (type(self), (self.method,))
+
+
+class NotPicklableError(ChessError, TypeError):
+    """A :class:`~chess_rules.game.Game` given to pickle (a process pool's
+    argument, say): its compiled rules hold Python functions. Another process
+    makes its own game from the position's text and the rules' preset ids; a
+    game's errors pickle."""
 
 
 def quoted(value, limit: int = 200) -> str:

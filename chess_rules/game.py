@@ -25,7 +25,7 @@ from rete.errors import ReteError
 from rete.model import Fact
 
 from .errors import (ArgumentError, ChessError, IllegalMoveError, MoveParseError,
-                     ReentrantCallError)
+                     NotPicklableError, ReentrantCallError)
 from .explain import Explanation, explain_move
 from .fen import STARTING_FEN, FenPosition
 from .moves import Move
@@ -604,6 +604,16 @@ class Game:
     def __copy__(self):
         # the default shallow copy would share the session: the two would move as one
         return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    def __reduce_ex__(self, protocol):
+        # pickle's own error would name a lambda deep in the compiled rules
+        raise NotPicklableError(
+            f"a {type(self).__name__} does not pickle: its compiled rules hold Python "
+            f"functions; send the position (fen(), or pgn() for the game with its moves) "
+            f"and the rules' preset ids (ruleset.presets), and make the game again")
 
     def repetitions(self) -> int:
         """How many times the current position has occurred (this time included)."""

@@ -256,3 +256,30 @@ def test_a_turn_tree_reads_the_moves_played_as_playable_dice_does():
             t.playable(bad)
         with pytest.raises(MoveParseError, match="list of UCI strings"):
             list(t.paths(bad))
+
+
+@pytest.mark.parametrize("make", ["game", "dice"])
+def test_a_game_refuses_pickling_saying_what_to_send_and_deep_copies_as_copy(make):
+    # pickle.dumps(game) (a process pool's argument) was an AttributeError about
+    # "movement_rules.<locals>.<lambda>"; the compiled rules hold functions
+    import copy
+    import pickle
+
+    from chess_rules.errors import ChessError
+    from chess_rules.game import Game
+    from dice import DiceGame
+    if make == "game":
+        g = Game(presets=["piece-hp"])
+        g.push("e2e4")
+    else:
+        g = DiceGame("8/8/8/2k5/8/1N6/2P5/K7 w - - 0 1 -")
+        g.roll(3)
+    before = (g.fen(), [m.uci() for m in g.move_stack])
+    with pytest.raises(ChessError, match=r"does not pickle.*fen\(\)") as ei:
+        pickle.dumps(g)
+    assert isinstance(ei.value, TypeError)
+    d = copy.deepcopy(g)
+    assert (d.fen(), [m.uci() for m in d.move_stack]) == before and d.session is not g.session
+    if d.legal_moves():
+        d.push(d.legal_moves()[0])
+    assert (g.fen(), [m.uci() for m in g.move_stack]) == before
