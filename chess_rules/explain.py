@@ -60,6 +60,8 @@ def explain_move(game, move) -> Explanation:
         frm, to, promo = parse_uci(u)
     except MoveParseError as e:
         return Explanation(u, False, None, e.reason)
+    if promo:       # the move push plays for 'e7e8Q' (the legal moves' keys are lower case)
+        u = u[:4] + u[4].lower()
     st = game.state
     st.refusals = {}
     st.generated_by = {}
