@@ -283,3 +283,18 @@ def test_a_game_refuses_pickling_saying_what_to_send_and_deep_copies_as_copy(mak
     if d.legal_moves():
         d.push(d.legal_moves()[0])
     assert (g.fen(), [m.uci() for m in g.move_stack]) == before
+
+
+@pytest.mark.parametrize("bad", [None, 5, b"scenario \"x\"\n"], ids=repr)
+def test_the_scenario_api_refuses_what_is_no_scenario(bad):
+    # (docs/scenario-language.md, "From Python"): AttributeError and TypeError
+    # from inside, where run_scenario's bad rule set is a NotARuleSetError
+    from chess_rules.scenarios import parse_file, parse_text, run_scenario
+    with pytest.raises(ArgumentError, match="scenario text is a str"):
+        parse_text(bad)
+    with pytest.raises(ArgumentError, match="a scenario file is named by its path"):
+        parse_file(bad)
+    with pytest.raises(ArgumentError, match=r"runs a Scenario \(parse_file or parse_text"):
+        run_scenario(bad)
+    with pytest.raises(ArgumentError, match=r"runs a Scenario"):
+        run_scenario(parse_text('scenario "a"\n  expect count 20\n'))    # a list of them

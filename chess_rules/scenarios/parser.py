@@ -8,6 +8,7 @@ reported as a :class:`ScenarioError` at its own line and column.
 from __future__ import annotations
 
 import json
+import os
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -17,6 +18,7 @@ from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInput,
                              UnexpectedToken, VisitError)
 
+from chess_rules.errors import ArgumentError
 from chess_rules.squares import LETTER_TO_PIECE, SQUARE_NAMES
 from rete.loading import read_text_file
 
@@ -69,6 +71,9 @@ def _parser() -> Lark:
 
 def parse_file(path: str | Path) -> list[Scenario]:
     """Parse a ``.hrt`` file (raises :class:`ScenarioError`)."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise ArgumentError(f"a scenario file is named by its path (a str or os.PathLike), "
+                            f"not {type(path).__name__}")
     path = Path(path)
     try:
         text = read_text_file(path, "scenario file")
@@ -79,6 +84,8 @@ def parse_file(path: str | Path) -> list[Scenario]:
 
 def parse_text(text: str, file: str = "<string>") -> list[Scenario]:
     """Parse scenario text; ``file`` is used in positions and for relative paths."""
+    if not isinstance(text, str):
+        raise ArgumentError(f"scenario text is a str, not {type(text).__name__}")
     if not text.endswith("\n"):
         text += "\n"
     try:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import signal
 import threading
 
+from ..errors import ArgumentError
 from ..ruleset import checked_ruleset
 from .dice_runner import DiceRunner
 from .game_runner import GameRunner
@@ -37,7 +38,11 @@ def run_scenario(sc: Scenario, timeout: float | None = None, ruleset=None) -> No
     :func:`scenario_timeout`) is stopped with a :class:`ScenarioError` at the
     statement it was running (only where SIGALRM can be used: the main thread).
     """
-    checked_ruleset(ruleset)        # (not a scenario's fault: raised as it is)
+    # (not a scenario's fault: raised as they are)
+    if not isinstance(sc, Scenario):
+        raise ArgumentError(f"run_scenario runs a Scenario (parse_file or parse_text gives them, "
+                            f"a list: run each), not {type(sc).__name__}")
+    checked_ruleset(ruleset)
     timeout = scenario_timeout() if timeout is None else timeout
     usable = timeout and 0 < timeout < 1e9 and hasattr(signal, "setitimer") and \
         threading.current_thread() is threading.main_thread()
