@@ -51,9 +51,6 @@ def _parse_config(items: list[str] | None) -> dict:
     return out
 
 
-MAX_PERFT_DEPTH = 100
-
-
 def count_arg(text: str) -> int:
     """An argparse type: a whole number, 0 or more (a cap on moves or turns)."""
     try:
@@ -203,8 +200,8 @@ def cmd_perft(args) -> int:
         raise ChessError(f"DEPTH must be a whole number, not {args.depth!r}")
     if args.depth < 0:
         raise ChessError("DEPTH must be 0 or more")
+    from chess_rules.game import MAX_PERFT_DEPTH
     if args.depth > MAX_PERFT_DEPTH:
-        # Python's recursion gives out first, deep inside the engine
         raise ChessError(f"DEPTH {args.depth} is more than this perft counts "
                          f"(at most {MAX_PERFT_DEPTH})")
     if not args.divide and args.depth <= 1:

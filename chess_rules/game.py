@@ -43,6 +43,9 @@ _ASYNC = (TimeoutError, MemoryError, RecursionError)
 #: the default of ``Game.max_firings`` (a rule set's ``config['max-firings']``);
 #: a move makes a handful of firings, a modifier's chain some hundreds
 MAX_FIRINGS = 100_000
+#: the deepest perft counts: Python's recursion gives out not far below, deep
+#: inside the engine (and a tree that deep is never walked to its end)
+MAX_PERFT_DEPTH = 100
 CASTLING_SQUARES = {
     # letter: (colour, side, king-from, king-to, rook-from, rook-to)
     "K": ("white", "king", 4, 6, 7, 5), "Q": ("white", "queen", 4, 2, 0, 3),
@@ -691,7 +694,8 @@ class Game:
     # ------------------------------------------------------------ perft
 
     def perft(self, depth: int, bulk: bool = True) -> int:
-        """Count the leaf nodes of the legal move tree to ``depth``.
+        """Count the leaf nodes of the legal move tree to ``depth`` (at most
+        :data:`MAX_PERFT_DEPTH`, 100: deeper is an ArgumentError).
 
         With ``bulk`` the last ply counts the legal moves instead of playing them;
         ``bulk=False`` makes and unmakes every move (what the benchmark measures).
@@ -700,6 +704,7 @@ class Game:
         """
         if not isinstance(depth, int) or isinstance(depth, bool):
             raise ArgumentError(f"depth is a whole number, not {depth!r}")
+        _check_perft_depth(depth)
         base = len(self._stack)
         try:
             return self._perft(depth, bulk)
@@ -733,6 +738,7 @@ class Game:
         (the CLI's progress display)."""
         if not isinstance(depth, int) or isinstance(depth, bool) or depth < 1:
             raise ArgumentError(f"depth is a whole number of at least 1, not {depth!r}")
+        _check_perft_depth(depth)
         out = {}
         base = len(self._stack)
         try:
@@ -832,6 +838,12 @@ class Game:
     def rules(self) -> list[dict]:
         """The active productions with stage, salience and source."""
         return self.ruleset.describe()
+
+
+def _check_perft_depth(depth: int) -> None:
+    if depth > MAX_PERFT_DEPTH:
+        raise ArgumentError(f"depth {depth} is more than this perft counts "
+                            f"(at most {MAX_PERFT_DEPTH})")
 
 
 def _interrupt_in(e: BaseException) -> BaseException | None:

@@ -298,3 +298,19 @@ def test_the_scenario_api_refuses_what_is_no_scenario(bad):
         run_scenario(bad)
     with pytest.raises(ArgumentError, match=r"runs a Scenario"):
         run_scenario(parse_text('scenario "a"\n  expect count 20\n'))    # a list of them
+
+
+@pytest.mark.parametrize("method", ["perft", "perft_divide"])
+def test_a_perft_deeper_than_it_counts_is_refused_as_the_command_line_refuses_it(method):
+    # Game.perft(1000) went down until Python's recursion gave out, then rebuilt
+    # the game's session and raised a RecursionError; houserules perft refuses
+    # a DEPTH over 100 before it starts, and so does the API now
+    from chess_rules.game import MAX_PERFT_DEPTH, Game
+    g = Game()
+    g.push("e2e4")
+    session = g.session
+    with pytest.raises(ArgumentError, match=r"depth 1000 is more than this perft counts "
+                                            r"\(at most 100\)"):
+        getattr(g, method)(1000)
+    assert g.session is session and g.fen().startswith("rnbqkbnr/pppppppp/8/8/4P3")
+    assert MAX_PERFT_DEPTH == 100 and getattr(g, method)(1) in (20, {u: 1 for u in g.legal_uci()})
