@@ -114,7 +114,7 @@ def load_rule_text(ruleset: RuleSet, text: str, source: str = "<rules>") -> Rule
     checked_ruleset(ruleset, required=True)
     if not isinstance(text, str):
         raise ArgumentError(f"rule text is a str, not {type(text).__name__}")
-    source = source_name(source)
+    source = source_name(source) or "<rules>"
     rf = parse_rules(text, source)
     rs = ruleset.copy()
     origin = Path(source).name

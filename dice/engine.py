@@ -546,7 +546,7 @@ def random_source(rng: RandomSource | int | None) -> RandomSource:
     if not callable(getattr(rng, "randint", None)):
         raise RollError(f"the random source must be a random.Random, a seed (int) or None, "
                         f"not {type(rng).__name__}")
-    if type(rng).randint is random.Random.randint:
+    if getattr(type(rng), "randint", None) is random.Random.randint:
         return cast(RandomSource, rng)
     return _CheckedSource(rng)
 
