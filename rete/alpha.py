@@ -233,17 +233,23 @@ def compile_template(root: AlphaNode, template: str) -> tuple:
             out += body or [f"{ind}    pass"]
             kw = "elif"
 
+    def bucket(keyfn, X: str, ind: str, unhashable: str) -> list:
+        # the fact's key and its bucket ``b`` in index ``X``; a key that cannot
+        # be hashed goes to the slow path ``unhashable``; the caller's lines
+        # continue the ``else:`` with the bucket found
+        return [f"{ind}k = {name(keyfn, 'k')}(vals)",
+                f"{ind}try:",
+                f"{ind}    b = {X}.get(k)",
+                f"{ind}except TypeError:",
+                f"{ind}    {unhashable}",
+                f"{ind}else:"]
+
     def add(m, ind: str, out: list) -> None:
         out.append(f"{ind}{name(m.items, 'i')}[fid] = f")
         for keyfn, idx in m.indexes.values():
             X = name(idx, "x")
-            out += [f"{ind}k = {name(keyfn, 'k')}(vals)",
-                    f"{ind}try:",
-                    f"{ind}    b = {X}.get(k)",
-                    f"{ind}except TypeError:",
-                    f"{ind}    _bucket_add({X}, k, fid, f)",
-                    f"{ind}else:",
-                    f"{ind}    if b is None:",
+            out += bucket(keyfn, X, ind, f"_bucket_add({X}, k, fid, f)")
+            out += [f"{ind}    if b is None:",
                     f"{ind}        {X}[k] = {{fid: f}}",
                     f"{ind}    else:",
                     f"{ind}        b[fid] = f"]
@@ -262,13 +268,8 @@ def compile_template(root: AlphaNode, template: str) -> tuple:
         ind = "                "
         for keyfn, idx in m.indexes.values():
             X = name(idx, "x")
-            out += [f"{ind}k = {name(keyfn, 'k')}(vals)",
-                    f"{ind}try:",
-                    f"{ind}    b = {X}.get(k)",
-                    f"{ind}except TypeError:",
-                    f"{ind}    _bucket_remove({X}, k, fid)",
-                    f"{ind}else:",
-                    f"{ind}    if b is not None:",
+            out += bucket(keyfn, X, ind, f"_bucket_remove({X}, k, fid)")
+            out += [f"{ind}    if b is not None:",
                     f"{ind}        b.pop(fid, None)",
                     f"{ind}        if not b:",
                     f"{ind}            del {X}[k]"]
