@@ -7,7 +7,7 @@ PY      = $(VENV)/bin/python
 STAMP   = $(VENV)/.installed-dev
 BSTAMP  = $(VENV)/.installed-bench
 
-.PHONY: demo test test-floors test-slow bench bench-rete bench-perft bench-presets bench-dice bench-instructions clean
+.PHONY: demo test test-floors test-pythons test-slow bench bench-rete bench-perft bench-presets bench-dice bench-instructions clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,26 @@ test-floors:
 	$(FLOORS_VENV)/bin/python -m pip install --quiet --no-deps -e .
 	$(FLOORS_VENV)/bin/python -m pytest
 
+# the fast suite on every Python named in PYTHONS (commands or paths), each in
+# its own venv .venv-3.X; one that does not run here, or is older than
+# requires-python (pip would spend minutes looking for a match before it gave
+# up), is skipped with a message, and the target fails if any suite does
+PYTHONS ?= python3.11 python3.12 python3.13
+MIN_PYTHON := $(shell sed -n 's/^requires-python = ">=\([0-9.]*\)"$$/\1/p' pyproject.toml)
+test-pythons:
+	@test -n "$(MIN_PYTHON)" || { echo "test-pythons: no requires-python found in pyproject.toml"; exit 1; }
+	@failed=""; for py in $(PYTHONS); do \
+	  v=$$($$py -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null) \
+	    || { echo "test-pythons: $$py is not installed here: skipped"; continue; }; \
+	  $$py -c "import sys; sys.exit(sys.version_info < tuple(map(int, '$(MIN_PYTHON)'.split('.'))))" \
+	    || { echo "test-pythons: $$py is Python $$v, older than the $(MIN_PYTHON) pyproject.toml requires: skipped"; continue; }; \
+	  echo "test-pythons: Python $$v ($$py) in .venv-$$v"; \
+	  { [ -x .venv-$$v/bin/python ] || $$py -m venv .venv-$$v; } \
+	    && .venv-$$v/bin/python -m pip install --quiet -e '.[dev]' \
+	    && .venv-$$v/bin/python -m pytest || failed="$$failed $$v"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "test-pythons: failed on Python$$failed"; exit 1; fi
+
 test-slow: $(STAMP)
 	$(PY) -m pytest -m slow
 
@@ -62,4 +82,4 @@ bench-instructions: $(BSTAMP)
 	$(PY) benchmarks/instructions.py
 
 clean:
-	rm -rf $(VENV) $(FLOORS_VENV) build *.egg-info .pytest_cache
+	rm -rf $(VENV) $(FLOORS_VENV) .venv-3.* build *.egg-info .pytest_cache
