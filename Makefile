@@ -7,7 +7,7 @@ PY      = $(VENV)/bin/python
 STAMP   = $(VENV)/.installed-dev
 BSTAMP  = $(VENV)/.installed-bench
 
-.PHONY: demo test test-floors test-pythons test-slow bench bench-rete bench-perft bench-presets bench-dice bench-instructions clean
+.PHONY: demo test test-floors test-pythons test-slow bench bench-rete bench-perft bench-presets bench-dice bench-instructions bench-compiled clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -76,6 +76,11 @@ bench-presets: $(BSTAMP)
 
 bench-dice: $(BSTAMP)
 	$(PY) benchmarks/dice_bench.py
+
+# the same benchmarks on a copy of the source compiled with Cython (needs a C
+# compiler): what the interpreter costs; the package stays pure Python
+bench-compiled: $(BSTAMP)
+	$(PY) benchmarks/compiled.py
 
 # instruction counts under callgrind (needs valgrind, a system tool): for A/B runs
 bench-instructions: $(BSTAMP)
