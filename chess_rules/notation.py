@@ -193,6 +193,14 @@ _CASTLE_RE = re.compile(r"(O-O-O|0-0-0|O-O|0-0)")
 _SUFFIX_RE = re.compile(r"[+#]?[!?]*\Z")
 
 
+def san_readable(text: str) -> bool:
+    """Whether :func:`parse_san` can read ``text`` as a move at all (in some
+    position): its shape, not its legality."""
+    suffix = _SUFFIX_RE.search(text)
+    body = text[:suffix.start()] if suffix else text
+    return bool(_CASTLE_RE.fullmatch(body) or _SAN_RE.fullmatch(body))
+
+
 def parse_san(san: str, legal: Iterable,
               piece_type_at: Callable[[int], str] | None = None) -> MoveInfo:
     """The legal move that ``san`` names, as the matching element of ``legal``

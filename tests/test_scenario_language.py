@@ -395,6 +395,11 @@ SYNTAX = [
     ('scenario "a"\n  expect empty e9\n', 2, 16, "bad square 'e9'"),
     ('scenario "a"\n  remove d4 i1\n', 2, 13, "bad square 'i1'"),
     ('scenario "a"\n  expect legal e2e9\n', 2, 16, "bad UCI move 'e2e9'"),
+    # a move step reads UCI or SAN: a word that is neither is refused when the
+    # file is read, as the documentation says, not failed when the scenario runs
+    ('scenario "a"\n  move e2e4 e2e9\n', 2, 13, "bad move 'e2e9'"),
+    ('scenario "a"\n  move z9\n', 2, 8, "bad move 'z9'"),
+    ('scenario "a"\n  move Nf3 Nf3Q+x\n', 2, 12, "bad move 'Nf3Q+x'"),
     ('scenario "a"\n  place Qd4 Xd4\n', 2, 13, "bad piece placement 'Xd4'"),
     ('scenario "a"\n  place Qd9\n', 2, 10, "bad square 'd9'"),
     ('scenario "a"\n  expect legal\n', 2, 15, "incomplete"),

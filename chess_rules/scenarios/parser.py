@@ -19,6 +19,7 @@ from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInpu
                              UnexpectedToken, VisitError)
 
 from chess_rules.errors import ArgumentError
+from chess_rules.notation import san_readable
 from chess_rules.squares import LETTER_TO_PIECE, SQUARE_NAMES
 from rete.loading import read_text_file
 
@@ -454,6 +455,12 @@ class _Build(Transformer):
     # steps -------------------------------------------------------------------
     @v_args(meta=True)
     def move(self, meta, toks):
+        for t in toks:
+            w = str(t)
+            if not (UCI_RE.match(w) or san_readable(w)):
+                shown = w if len(w) <= 24 else w[:20] + "..."
+                raise self._err(f"bad move {shown!r} (UCI such as e2e4 or e7e8q, or SAN "
+                                f"such as Nf3, exd5, e8=Q or O-O)", t)
         return ("step", None, Step("move", self._args(toks), self._loc(meta)))
 
     @v_args(meta=True)
