@@ -138,6 +138,8 @@ def parse_rules(text: str, source: str = "<string>") -> RuleFile:
     ``source`` names the text in errors: a file's name, or its path."""
     if isinstance(source, os.PathLike):     # (an error would add ':' to it)
         source = os.fspath(source)
+    if text.startswith("\ufeff"):      # a byte-order mark is no text (as read_text_file)
+        text = text[1:]
     try:
         tree = _parser().parse(text)
     except UnexpectedInput as e:

@@ -277,6 +277,15 @@ def test_a_failing_move_step_reports_the_explanation():
     assert "after: e2e4, e7e5" in f.report()
 
 
+def test_scenario_text_may_start_with_a_byte_order_mark():
+    # as a file read with parse_file: the mark (kept by open(path).read()) is no
+    # text, not an "expected 'scenario \"name\"' before '\ufeffscenario'"
+    [sc] = parse_text("\ufeffscenario \"a\"\n  expect count 20\n", "t.hrt")
+    assert (sc.name, sc.line, sc.column) == ("a", 1, 1)
+    e = error("\ufeffscenario \"a\"\n  expect cont 20\n")
+    assert (e.line, e.column) == (2, 10)
+
+
 def test_a_bad_san_move_fails_at_its_column():
     f = fails(scen("move e4 Nf4"))
     assert (f.loc.line, f.loc.column) == (2, 11)

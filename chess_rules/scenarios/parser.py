@@ -87,6 +87,8 @@ def parse_text(text: str, file: str = "<string>") -> list[Scenario]:
     """Parse scenario text; ``file`` is used in positions and for relative paths."""
     if not isinstance(text, str):
         raise ArgumentError(f"scenario text is a str, not {type(text).__name__}")
+    if text.startswith("\ufeff"):      # a byte-order mark is no text (as read_text_file)
+        text = text[1:]
     if not text.endswith("\n"):
         text += "\n"
     try:

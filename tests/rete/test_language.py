@@ -745,6 +745,18 @@ def test_a_rule_file_may_start_with_a_byte_order_mark(tmp_path):
     assert "r" in s.productions
 
 
+def test_rule_text_may_start_with_a_byte_order_mark():
+    # text read with open(path).read() keeps the mark that read_text_file drops
+    # (utf-8-sig): it is no character of the text, not "found '\ufeff'" at 1:1
+    text = "\ufefftemplate item (n)\nrule r when item(n: 1) then halt end\n"
+    s = Session()
+    load_rules(s, text)
+    assert "r" in s.productions
+    with pytest.raises(RuleSyntaxError) as ei:
+        parse_rules("\ufeffrule r when item(n: 1) then halt", "b.hr")
+    assert (ei.value.line, ei.value.column) == (1, 33), str(ei.value)
+
+
 def _keyword_positions(w):
     """Productions naming a template ``w`` in each place rule text can."""
     pat = P(w, x=1)
