@@ -71,7 +71,8 @@ from pathlib import Path
 from typing import Any
 
 from rete import ReteError
-from rete.errors import (CompileError, DuplicateProductionError, UnknownFunctionError,
+from rete.errors import (CompileError, DuplicateProductionError, DuplicateTemplateError,
+                         UnknownFunctionError,
                          UnknownProductionError, UnknownStageError, did_you_mean)
 from rete.functions import BUILTINS
 from rete.language import error_position, parse_rules
@@ -120,12 +121,13 @@ def load_rule_text(ruleset: RuleSet, text: str, source: str = "<rules>") -> Rule
     origin = Path(source).name
     for t, (line, col) in zip(rf.templates, rf.template_lines):
         if t.name in rs.templates:
-            raise _located(ReteError(f"template {t.name!r} already exists"), source, line, col)
+            raise _located(DuplicateTemplateError(f"template {t.name!r} already exists"),
+                           source, line, col)
         rs.templates[t.name] = t
     for stages, (line, col) in zip(rf.stages, rf.stage_lines):
         prev = stages[0]
         if prev not in rs.stages and prev not in [s for s, *_ in rs.extra_stages]:
-            raise _located(ReteError(
+            raise _located(UnknownStageError(
                 f"stage list must start with an existing stage, not {prev!r} "
                 f"(stages: {', '.join(rs.stages)})"), source, line, col)
         # each new stage runs right after the one before it: before the stage

@@ -7,7 +7,8 @@ from chess_rules.custom import load_rule_file, load_rule_text
 from chess_rules.fide import fide_rules
 from chess_rules.game import Game
 from rete import ReteError
-from rete.errors import (DuplicateProductionError, RuleSyntaxError, UnknownProductionError)
+from rete.errors import (DuplicateProductionError, DuplicateTemplateError, RuleSyntaxError,
+                         UnknownProductionError, UnknownStageError)
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "rules"
 
@@ -105,6 +106,20 @@ def test_error_kinds():
     with pytest.raises(RuleSyntaxError) as ei:
         load_rule_text(rs, 'rule x\n  when movegen(color: ?c\nthen halt end', "f.hr")
     assert ei.value.line == 3
+
+
+def test_declaration_errors_are_the_engines_kinds():
+    # as load_rules on a session says them: a template declared twice, a stage
+    # list that starts at no stage
+    rs = fide_rules()
+    with pytest.raises(DuplicateTemplateError) as ei:
+        load_rule_text(rs, "template piece (a)\n", "t.hr")
+    assert (ei.value.line, ei.value.column) == (1, 10)
+    with pytest.raises(UnknownStageError) as es:
+        load_rule_text(rs, "stages nope, mine\n", "t.hr")
+    assert (es.value.line, es.value.column) == (1, 8)
+    assert "'nope'" in str(es.value)
+    assert "piece" in rs.templates and "mine" not in rs.stages
 
 
 def test_a_file_that_is_not_utf8_is_an_os_error_naming_it(tmp_path):
