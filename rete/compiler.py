@@ -474,6 +474,7 @@ class Compiler:
         for a in prod.actions:
             if isinstance(a, AssertFact):
                 slots = self.check_slots(a.template, a.slots, rule)
+                _each_slot_once(slots, f"assert {a.template}", len(out), rule)
                 gs = [(s, self._val(v, bindings, rule)) for s, v in slots]
                 out.append(("assert", a.template, gs, a.logical))
             elif isinstance(a, Retract):
@@ -484,6 +485,7 @@ class Compiler:
                 t = self._fact_templates.get(a.var)
                 if t is not None:
                     slots = self.check_slots(t, slots, rule)
+                _each_slot_once(slots, f"modify ?{a.var}", len(out), rule)
                 gs = [(s, self._val(v, bindings, rule)) for s, v in slots]
                 out.append(("modify", pos, gs))
             elif isinstance(a, Call):
@@ -528,6 +530,19 @@ class Compiler:
         if loc[1] is not None:
             raise CompileError(f"?{name} holds a slot value, not a fact", rule)
         return loc[0]
+
+
+def _each_slot_once(slots, what: str, action: int, rule: str) -> None:
+    """An action gives each slot once: a fact holds one value per slot, and all
+    but the last value given would be dropped without a word. The error says
+    which action (``action``, its index) and which of its slots (``slot_index``)."""
+    seen = set()
+    for j, (s, _) in enumerate(slots):
+        if s in seen:
+            e = CompileError(f"{what}: slot {s!r} given twice", rule)
+            e.action, e.slot_index = action, j
+            raise e
+        seen.add(s)
 
 
 class Collected:

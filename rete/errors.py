@@ -56,6 +56,11 @@ class RuleSyntaxError(ReteError):
 class CompileError(ReteError):
     """A production or template that cannot be compiled into the network."""
 
+    #: for a slot an action gives twice: the action's index among the
+    #: production's actions, and the index of the second slot among its slots
+    action: int | None = None
+    slot_index: int | None = None
+
     def __init__(self, message: str, rule: str | None = None):
         self.rule = rule
         prefix = f"rule {rule!r}: " if rule else ""

@@ -9,7 +9,8 @@ import re
 from pathlib import Path
 from typing import TypeVar
 
-from .errors import (ActionFunctionError, CollectedFactsError, DuplicateProductionError,
+from .errors import (ActionFunctionError, CollectedFactsError, CompileError,
+                     DuplicateProductionError,
                      MatchError, ReteError, UnboundVariableError, UnknownFunctionError, UnknownProductionError,
                      UnknownSlotError, UnknownStageError, UnknownTemplateError)
 from .model import Modify, Pattern, Production, Template
@@ -101,6 +102,14 @@ def error_position(e: BaseException, loc: RuleLocation, templates,
         hit = loc.stage
     elif isinstance(e, DuplicateProductionError):
         hit = loc.name
+    elif isinstance(e, CompileError) and e.action is not None and e.action < len(loc.actions):
+        # a slot an action gives twice: the action's slots in order, the second one
+        start = loc.actions[e.action]
+        end = loc.actions[e.action + 1] if e.action + 1 < len(loc.actions) else (1 << 62, 0)
+        slots = [(line, col) for k, _, line, col in loc.refs
+                 if k in ("slot", "mslot") and start <= (line, col) < end]
+        if e.slot_index is not None and e.slot_index < len(slots):
+            hit = slots[e.slot_index]
     return hit or (loc.line, loc.column)
 
 

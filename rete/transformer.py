@@ -35,6 +35,7 @@ class RuleLocation:
     stage: tuple[int, int] | None = None
     refs: list = field(default_factory=list)     # (kind, key, line, column)
     meta: tuple[int, int] | None = None
+    actions: tuple = ()          # where each action starts, in order
 
 
 @dataclass
@@ -314,7 +315,8 @@ class RuleTextBuilder(Transformer):
                        tuple((k, line, column) for k, (line, column) in tests.items()))
         loc = RuleLocation(*_pos(kw), name=_pos(name_tok),
                    stage=_pos(seen["stage"].tok) if "stage" in seen else None, refs=self.refs,
-                   meta=_pos(seen["meta"].tok) if "meta" in seen else None)
+                   meta=_pos(seen["meta"].tok) if "meta" in seen else None,
+                   actions=tuple(at for _, at in actions))
         self.refs = []
         if "replaces" in seen:
             self.out.replaces.add(name)

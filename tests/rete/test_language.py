@@ -11,7 +11,7 @@ from rete import (Assert, AssertLogical, Call, Collect, Exists, Expr, Halt, Modi
                   Not, P, Production, RetractFact, Rule, RuleSyntaxError, Session, SlotPred,
                   Template, V, Var)
 from rete import Test as JoinTest  # not collected by pytest
-from rete.errors import (DuplicateProductionError, DuplicateTemplateError, ReteError,
+from rete.errors import (CompileError, DuplicateProductionError, DuplicateTemplateError, ReteError,
                          StageCycleError, UnboundVariableError, UnknownFunctionError,
                          UnknownSlotError, UnknownStageError, UnknownTemplateError)
 from rete.language import (KEYWORDS, RuleFile, format_production, format_rule_file,
@@ -835,6 +835,31 @@ def test_compile_errors_point_at_the_name_they_report(text, at, word):
     e = ei.value
     assert (e.line, e.column) == at, str(e)
     assert text.split("\n")[at[0] - 1][at[1] - 1:].startswith(word)
+
+
+@pytest.mark.parametrize("action, at", [
+    ("assert q(x: 1, y: 2, x: 3)", (7, 24)),
+    ("assert logical q(x: 1,\n    x: 3)", (8, 5)),
+    ("modify ?f (y: 1, y: ?v)", (7, 20)),
+])
+def test_a_slot_an_action_gives_twice_is_refused_at_the_second(action, at):
+    # a fact holds one value per slot: the first value was silently dropped
+    text = (f"template q (x y)\nrule r\nwhen\n  ?f <- q(x: ?v)\nthen\n"
+            f"  assert q(x: 1, y: 1)\n  {action}\nend\n")
+    s = Session()
+    with pytest.raises(CompileError) as ei:
+        load_rules(s, text, "f.hr")
+    assert (ei.value.line, ei.value.column) == at, str(ei.value)
+    assert "slot 'x' given twice" in str(ei.value) or "slot 'y' given twice" in str(ei.value)
+    assert "q" not in s.templates and "r" not in s.productions
+
+
+def test_a_slot_an_action_gives_twice_is_refused_from_python_too():
+    s = Session()
+    s.deftemplate("q", "x", "y")
+    with pytest.raises(CompileError, match="assert q: slot 'x' given twice"):
+        s.add(Rule("r").then(AssertFact("q", (("x", 1), ("x", 2)))).build())
+    assert "r" not in s.productions
 
 
 def test_meta_given_twice_points_at_the_second_meta():
