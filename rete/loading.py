@@ -100,6 +100,10 @@ def error_position(e: BaseException, loc: RuleLocation, templates,
                         if k == "var" and key == e.variable), None)
     elif isinstance(e, UnknownStageError):
         hit = loc.stage
+    elif isinstance(e, CompileError) and \
+            (m := re.search(r"\?(\S+) holds a slot value, not a fact", str(e))):
+        # the retract's or modify's target that names a slot's value
+        hit = first("target", lambda v: v == m.group(1))
     elif isinstance(e, DuplicateProductionError):
         hit = loc.name
     elif isinstance(e, CompileError) and e.action is not None and e.action < len(loc.actions):

@@ -825,6 +825,10 @@ def test_the_writer_writes_a_keyword_template_name_wherever_the_parser_reads_it(
     ("rule r\nwhen\n  p(x: ?v)\n  not ?f <- q(x: ?v)\nthen\n  retract ?f\nend", (6, 11), "?f"),
     ("rule r\nwhen\n  p(x: ?v)\n  ?fs <- collect q(y: ?z)\n  test ?z > 1\nthen\nend",
      (5, 8), "?z"),
+    # a slot's variable where a fact must be: at the retract's or modify's target
+    ("rule r\nwhen\n  p(x: ?v)\nthen\n  halt\n  retract ?v\nend", (6, 11), "?v"),
+    ("rule r\nwhen\n  ?f <- p(x: ?v)\nthen\n  modify ?f (y: 1)\n  modify ?v (y: 2)\nend",
+     (6, 10), "?v"),
 ])
 def test_compile_errors_point_at_the_name_they_report(text, at, word):
     s = Session()
