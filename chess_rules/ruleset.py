@@ -123,9 +123,10 @@ def _matches_any(conditions, templates) -> bool:
                for c in conditions)
 
 
-def generation_change(prod: Production, gen_stages, scoped=frozenset({"movegen"})) -> str | None:
+def generation_change(prod: Production, gen_stages,
+                      scoped=frozenset({"movegen"})) -> tuple[str, int] | None:
     """What is wrong with a production that runs with move generation and changes
-    the position, or None. Generation proposes moves and must leave the game as
+    the position, and the index of the action at fault; or None. Generation proposes moves and must leave the game as
     it was (``legal_moves()`` changes nothing): its rules call functions and may
     assert logical facts that go with the ``movegen`` request, its conditions
     matching the request or a fact that goes with it (``scoped``:
@@ -133,7 +134,7 @@ def generation_change(prod: Production, gen_stages, scoped=frozenset({"movegen"}
     and so would a logical fact supported by the position alone."""
     if prod.stage not in gen_stages:
         return None
-    for a in prod.actions:
+    for i, a in enumerate(prod.actions):
         what = ("asserts" if isinstance(a, AssertFact) and not a.logical
                 else "modifies" if isinstance(a, Modify)
                 else "retracts" if isinstance(a, Retract) else None)
@@ -141,12 +142,12 @@ def generation_change(prod: Production, gen_stages, scoped=frozenset({"movegen"}
             return (f"runs with move generation (stage {prod.stage!r}), which only proposes "
                     f"moves, yet {what} a fact: the position would change each time the "
                     f"moves are listed (change it in 'apply' or 'post-move'; a fact for "
-                    f"generation alone is asserted logical)")
+                    f"generation alone is asserted logical)", i)
         if isinstance(a, AssertFact) and not _matches_any(prod.conditions, scoped):
             return (f"runs with move generation (stage {prod.stage!r}), which only proposes "
                     f"moves, yet asserts a logical {a.template!r} fact that its conditions "
                     f"keep without the movegen request: it would stay once the moves are "
-                    f"listed (match movegen, or a fact that goes with it, to support it)")
+                    f"listed (match movegen, or a fact that goes with it, to support it)", i)
     return None
 
 
@@ -344,9 +345,13 @@ class RuleSet:
         push_stages += tuple(self.config.get("extra-push-stages") or ())
         scoped = generation_scoped(self.productions.values(), gen_stages)
         for p in self.productions.values():
-            problem = generation_change(p, gen_stages, scoped)
-            if problem is None and gen_stages and p.stage in s.stages:
-                problem = request_stage_problem(p, gen_stages, push_stages)
+            change = generation_change(p, gen_stages, scoped)
+            if change is not None:
+                err = CompileError(change[0], p.name)
+                err.action = change[1]      # (rule text points at that action)
+                raise err
+            problem = request_stage_problem(p, gen_stages, push_stages) \
+                if gen_stages and p.stage in s.stages else None
             if problem is not None:
                 raise CompileError(problem, p.name)
             # a capturing move helper's attacks, over the topology the board has

@@ -56,8 +56,8 @@ class RuleSyntaxError(ReteError):
 class CompileError(ReteError):
     """A production or template that cannot be compiled into the network."""
 
-    #: for a slot an action gives twice: the action's index among the
-    #: production's actions, and the index of the second slot among its slots
+    #: for a mistake in one action: its index among the production's actions
+    #: and, for a slot it gives twice, the index of the second among its slots
     action: int | None = None
     slot_index: int | None = None
 

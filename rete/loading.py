@@ -107,8 +107,9 @@ def error_position(e: BaseException, loc: RuleLocation, templates,
     elif isinstance(e, DuplicateProductionError):
         hit = loc.name
     elif isinstance(e, CompileError) and e.action is not None and e.action < len(loc.actions):
-        # a slot an action gives twice: the action's slots in order, the second one
-        start = loc.actions[e.action]
+        # the action at fault; for a slot it gives twice, the second one (the
+        # action's slots in order)
+        hit = start = loc.actions[e.action]
         end = loc.actions[e.action + 1] if e.action + 1 < len(loc.actions) else (1 << 62, 0)
         slots = [(line, col) for k, _, line, col in loc.refs
                  if k in ("slot", "mslot") and start <= (line, col) < end]

@@ -669,7 +669,7 @@ def test_a_generation_rule_that_changes_the_position_is_refused(action, verb):
     before = dict(rs.productions)
     with pytest.raises(ReteError, match=f"move generation.*{verb} a fact") as e:
         load_rule_text(rs, text, "meddle.hr")
-    assert "meddle.hr:1:" in str(e.value)
+    assert (e.value.line, e.value.column) == (6, 3), str(e.value)   # at the action
     assert rs.productions == before
 
 
@@ -748,8 +748,23 @@ def test_a_generation_rule_whose_logical_fact_outlives_the_request_is_refused():
     with pytest.raises(ReteError, match="custom.ghost.*logical 'piece' fact.*without the "
                                         "movegen request") as e:
         load_rule_text(rs, text, "ghost.hr")
-    assert "ghost.hr:1:" in str(e.value)
+    assert (e.value.line, e.value.column) == (5, 3), str(e.value)   # at the assert
     assert rs.productions == before
+
+
+@pytest.mark.parametrize("action, what", [
+    ("assert piece(type: queen, color: black, square: 35)", "asserts"),
+    ("modify ?g (fullmove: 2)", "modifies"),
+    ("retract ?g", "retracts"),
+])
+def test_a_generation_rule_that_changes_the_position_is_refused_at_its_action(action, what):
+    text = ("rule custom.writer stage generate\nwhen\n  movegen(color: ?c)\n"
+            f"  ?g <- game(turn: ?c)\nthen\n  halt\n  {action}\nend\n")
+    rs = fide_rules()
+    with pytest.raises(ReteError, match=f"yet {what} a fact") as e:
+        load_rule_text(rs, text, "w.hr")
+    assert (e.value.line, e.value.column) == (7, 3), str(e.value)
+    assert "custom.writer" not in rs.productions
 
 
 def test_a_chain_of_logical_facts_rooted_in_the_request_is_allowed():
