@@ -92,6 +92,8 @@ def _syntax_error(e: UnexpectedInput, text: str, source: str) -> RuleSyntaxError
             names = e.allowed or ()
         expected = sorted({_describe_terminal(n) for n in names})
         found = repr(e.char)
+        if e.char == '"':       # no string token starts here: it has no end on its line
+            found += " that starts a string that is not closed on its line"
     else:  # UnexpectedEOF
         expected = sorted({_describe_terminal(n) for n in getattr(e, "expected", ()) or ()})
         found = "end of input"

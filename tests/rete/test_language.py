@@ -351,6 +351,9 @@ def test_template_round_trip_property(t):
     ("rule r then\n  assert x(a: -" + "1" * 4400 + ") end", 2, 15, ["(4400 digits) is too long"]),
     ("rule r when x(a: > ?y) then end", 1, 18, ["bind the slot to a variable"]),
     ("template t (a a)", 1, 10, ["declares a slot twice"]),
+    # a string is one line: a quote left open says so, not only "found '\"'"
+    ('rule "r\nwhen x() then end', 1, 6, ["string that is not closed on its line"]),
+    ('rule r then\n  call f("hello)\nend', 2, 10, ["string that is not closed on its line"]),
     ("\n\nrule r when\n  test ?a\nthen end", 5, 1, ["a comparison", "found 'then'"]),
     ("rule r when x() then end\nrule s\n  when y(:1) then end", 3, 10, ["a name", "rule 's'"]),
 ])
