@@ -19,7 +19,8 @@ carrying their state in ``key:value`` tokens after the dice (``hp:e2=1``);
 chess commands.
 
 DFEN is best given as one quoted argument; unquoted, its first seven words are
-taken as the DFEN. Errors go to stderr with a non-zero exit (the typed errors
+taken as the DFEN (six when the seventh is a move: a plain FEN has no dice), with
+the ``key:value`` tokens that follow them. Errors go to stderr with a non-zero exit (the typed errors
 are ``ChessError`` s, which ``houserules`` reports).
 """
 from __future__ import annotations
@@ -37,7 +38,25 @@ def _split(words: list[str], what: str) -> tuple[str, list[str]]:
         raise ChessError(f"a DFEN is required ({what})")
     if len(words[0].split()) > 1:
         return words[0], list(words[1:])
-    return " ".join(words[:7]), list(words[7:])
+    n = 0
+    while n < len(words) and n < 7 and ":" not in words[n]:
+        n += 1
+    if n == 7 and _is_uci(words[6]):
+        # a plain FEN (no dice field) and then a move: the move is no dice field
+        n = 6
+    # the key:value tokens of a preset's state are the DFEN's too (no move has ':')
+    while n < len(words) and ":" in words[n]:
+        n += 1
+    return " ".join(words[:n]), list(words[n:])
+
+
+def _is_uci(word: str) -> bool:
+    from chess_rules.notation import normalize_uci
+    try:
+        normalize_uci(word)
+    except ChessError:
+        return False
+    return True
 
 
 def _dfen_only(args) -> str:

@@ -148,3 +148,29 @@ def test_playable_after_text_that_is_no_move_is_an_error_not_null(capsys):
     # what the API reads as UCI is still read: a capital promotion letter
     d = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1 PK"
     assert json.loads(run(capsys, "dice", "playable", d, "a7a8Q")[1]) == [6]
+
+
+def test_unquoted_dfen_keeps_its_key_value_tokens(capsys):
+    # the chess commands read an unquoted extended FEN whole; a DFEN's tokens
+    # (what 'dice apply' writes under a preset) are part of it too, not arguments
+    hp = "4k3/8/8/4p3/3P4/8/8/4K3 w - - 0 1 P hp:e5=1"
+    quoted = run(capsys, "dice", "moves", hp, "--preset", "piece-hp")
+    assert quoted[0] == 0
+    assert run(capsys, "dice", "moves", *hp.split(), "--preset", "piece-hp") == quoted
+    applied = run(capsys, "dice", "apply", hp, "d4d5", "--preset", "piece-hp")
+    assert applied[0] == 0
+    assert run(capsys, "dice", "apply", *hp.split(), "d4d5", "--preset", "piece-hp") == applied
+    code, out, _ = run(capsys, "dice", "playable", *hp.split(), "d4d5", "--preset", "piece-hp")
+    assert code == 0 and json.loads(out) == []
+
+
+def test_unquoted_plain_fen_then_a_move_is_not_read_as_dice(capsys):
+    # a plain FEN (six words) reads as having no dice: the word after it is the
+    # move, and the error is the move's (no die), not a malformed dice field
+    fen = "8/8/8/2k5/8/1N6/2P5/K7 w - - 0 1"
+    code, out, err = run(capsys, "dice", "apply", *fen.split(), "c2c4")
+    assert code == 2 and out == "" and "no pawn die" in err
+    code, out, err = run(capsys, "dice", "playable", *fen.split(), "c2c4")
+    assert (code, out.strip()) == (0, "null")
+    code, out, err = run(capsys, "dice", "explain", *fen.split(), "c2c4")
+    assert code == 0 and out.startswith("c2c4: refused by dice.die-filter")
