@@ -128,7 +128,14 @@ def quoted(value, limit: int = 200) -> str:
     """``repr(value)`` for an error's message, cut short past ``limit``
     characters: an error quotes what it was given, and a megabyte of input is
     not worth a megabyte of message (the error's attributes keep it whole)."""
-    r = repr(value)
+    try:
+        r = repr(value)
+    except ValueError:
+        # an int past Python's digit limit (sys.get_int_max_str_digits) has no
+        # repr: the quotation would be the error, and a raw one
+        if isinstance(value, int):
+            return f"an integer of {value.bit_length()} bits"
+        raise
     if len(r) <= limit:
         return r
     if isinstance(value, str):

@@ -218,7 +218,7 @@ def format_dfen(pos: FenPosition, dice=None) -> str:
         dice = list(dice)               # "NPP": one letter a die
     elif isinstance(dice, int) or not hasattr(dice, "__iter__"):
         raise DfenError("dice", f"expected the dice as a sequence of letters, piece types "
-                                f"or faces, not {dice!r}")
+                                f"or faces, not {quoted(dice)}")
     letters = [_letter(d) for d in dice]
     if len(letters) > MAX_DICE:
         raise DfenError("dice", f"{len(letters)} dice given, at most {MAX_DICE}")
@@ -237,5 +237,5 @@ def _letter(d) -> str:
             return PIECE_LETTER[d]
         if d.upper() in LETTER_TYPE:
             return d.upper()
-    raise DfenError("dice", f"{d!r} is not a die (a face 1..6, a piece type or one of "
+    raise DfenError("dice", f"{quoted(d)} is not a die (a face 1..6, a piece type or one of "
                             f"P N B R Q K)")

@@ -18,7 +18,7 @@ from rete.errors import ActionError, ReteError
 from rete.model import AssertFact, as_production
 
 from chess_rules.errors import (ArgumentError, ChessError, IllegalMoveError, MoveParseError,
-                                ReentrantCallError)
+                                ReentrantCallError, quoted)
 from chess_rules.explain import castling_squares
 from chess_rules.game import Explanation, Game, _default_ruleset
 from chess_rules.moves import Move
@@ -563,7 +563,7 @@ class _CheckedSource:
     def randint(self, a: int, b: int) -> int:
         v = self._rng.randint(a, b)  # type: ignore[attr-defined]  # (checked callable above)
         if isinstance(v, bool) or not isinstance(v, int) or not a <= v <= b:
-            raise RollError(f"the random source drew {v!r}, not a whole number from {a} "
+            raise RollError(f"the random source drew {quoted(v)}, not a whole number from {a} "
                             f"to {b}")
         return v
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 
-from chess_rules.errors import MoveParseError
+from chess_rules.errors import MoveParseError, quoted
 from chess_rules.explain import promotion_reason
 from chess_rules.game import Explanation
 from chess_rules.notation import normalize_uci, parse_uci
@@ -471,18 +471,18 @@ def with_dice(dfen: str, faces, ruleset=None) -> str:
     if isinstance(faces, str):
         faces = list(faces)         # "NPP": one letter a die
     elif faces is None or not hasattr(faces, "__iter__"):
-        raise DfenError("dice", f"expected the dice as a list of faces or letters, not {faces!r}")
+        raise DfenError("dice", f"expected the dice as a list of faces or letters, not {quoted(faces)}")
     letters = []
     for f in faces:
         if isinstance(f, bool) or not isinstance(f, (int, str)):
-            raise DfenError("dice", f"{f!r} is not a die face (1..6) or letter")
+            raise DfenError("dice", f"{quoted(f)} is not a die face (1..6) or letter")
         if isinstance(f, int):
             if f not in FACE_TYPE:
-                raise DfenError("dice", f"{f} is not a die face (1 pawn .. 6 king)")
+                raise DfenError("dice", f"{quoted(f)} is not a die face (1 pawn .. 6 king)")
             letters.append(PIECE_LETTER[FACE_TYPE[f]])
         else:
             if len(f) != 1 or f == "-":
-                raise DfenError("dice", f"{f!r} is not one die (a face 1..6 or a piece letter)")
+                raise DfenError("dice", f"{quoted(f)} is not one die (a face 1..6 or a piece letter)")
             letters.append(f)
     text = "".join(letters) or "-"
     pos.dice = parse_dice_field(text, dfen)       # only the dice: the board was read for ruleset

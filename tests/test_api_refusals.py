@@ -222,6 +222,17 @@ def _huge_inputs():
         "a micro-move": lambda: dice.apply_move(dfen, "e" * HUGE),
         "a preset": lambda: presets.load("p" * HUGE),
         "a layout": lambda: presets.get_layout("p" * HUGE),
+        "a die of with_dice": lambda: dice.with_dice(dfen, ["x" * HUGE]),
+        "a die of format_dfen": lambda: dice.format_dfen(dice.parse_dfen(dfen), ["x" * HUGE]),
+        # an int past Python's digit limit has no repr (ValueError), so its
+        # quotation was the error, and a raw one
+        "a huge die face": lambda: dice.with_dice(dfen, [10 ** 5000]),
+        "a huge die of format_dfen": lambda: dice.format_dfen(dice.parse_dfen(dfen), [10 ** 5000]),
+        "a huge int as the dice": lambda: dice.format_dfen(dice.parse_dfen(dfen), 10 ** 5000),
+        "a huge int as a move": lambda: Game().push(10 ** 5000),
+        "a huge int as a micro-move": lambda: dice.apply_move(dfen, 10 ** 5000),
+        "a huge draw of a random source": lambda: dice.roll(
+            dfen[:-3] + "-", type("Source", (), {"randint": lambda self, a, b: 10 ** 5000})()),
     }
 
 
@@ -233,7 +244,7 @@ def test_a_huge_input_is_refused_with_a_message_of_a_line(name):
     with pytest.raises(ChessError) as ei:
         _huge_inputs()[name]()
     text = str(ei.value)
-    assert len(text) < 400 and " characters)" in text, text[:400]
+    assert len(text) < 400 and (" characters)" in text or " bits" in text), text[:400]
     if isinstance(ei.value, FenError) and ei.value.fen is not None:
         assert len(ei.value.fen) >= HUGE       # the whole text is kept where it is asked for
 
