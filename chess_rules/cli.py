@@ -32,7 +32,7 @@ import json
 import os
 import sys
 
-from chess_rules.errors import ChessError
+from chess_rules.errors import ChessError, quoted
 
 
 def _parse_config(items: list[str] | None) -> dict:
@@ -56,7 +56,11 @@ def count_arg(text: str) -> int:
     try:
         n = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+        digits = _too_many_digits(text)
+        if digits:
+            raise argparse.ArgumentTypeError(
+                f"expected a whole number, not one of {digits} digits") from None
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {quoted(text)}") from None
     if n < 0:
         raise argparse.ArgumentTypeError(f"expected 0 or more, not {n}")
     return n
@@ -74,7 +78,21 @@ def depth_arg(text: str) -> int | str:
     try:
         return int(text)
     except ValueError:
+        digits = _too_many_digits(text)
+        if digits:
+            from chess_rules.game import MAX_PERFT_DEPTH
+            raise argparse.ArgumentTypeError(
+                f"a DEPTH of {digits} digits is more than this perft counts "
+                f"(at most {MAX_PERFT_DEPTH})") from None
         return text
+
+
+def _too_many_digits(text: str) -> int:
+    """How many digits ``text`` has when it is a whole number that int() refused
+    for being longer than Python converts (sys.get_int_max_str_digits), else 0:
+    such a number is no less a number, and is not worth quoting whole."""
+    digits = text.strip().lstrip("+-").replace("_", "")
+    return len(digits) if digits.isdecimal() else 0
 
 
 def text_arg(text: str) -> str:
@@ -197,7 +215,7 @@ def cmd_moves(args) -> int:
 def cmd_perft(args) -> int:
     g = _game(args, str(args.depth), MISSING_DEPTH, fits=isinstance(args.depth, int))
     if not isinstance(args.depth, int):
-        raise ChessError(f"DEPTH must be a whole number, not {args.depth!r}")
+        raise ChessError(f"DEPTH must be a whole number, not {quoted(args.depth)}")
     if args.depth < 0:
         raise ChessError("DEPTH must be 0 or more")
     from chess_rules.game import MAX_PERFT_DEPTH

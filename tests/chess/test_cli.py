@@ -553,3 +553,33 @@ def test_an_empty_name_in_a_preset_list_is_said_plainly(capsys):
     code, out, err = run(capsys, "moves", "--layout", "standard", "--preset", "piece-hp,")
     assert (code, out) == (2, "")
     assert "--preset 'piece-hp,': an empty preset id" in err
+
+
+@pytest.mark.parametrize("argv", [
+    ["perft", "--layout", "standard", "9" * 5000],
+    ["play", "--max-moves", "9" * 5000],
+    ["dice", "play", "--max-turns", "9" * 5000],
+])
+def test_a_number_past_pythons_digit_limit_is_not_said_to_be_no_whole_number(capsys, argv):
+    # int() refuses more than 4300 digits: the refusal said 'not a whole number'
+    # and quoted all 5000 digits
+    try:
+        code = main(argv)
+    except SystemExit as e:
+        code = e.code
+    err = capsys.readouterr().err.splitlines()[-1]
+    assert code == 2 and len(err) < 300, err[:300]
+    assert "not a whole number" not in err and "5000 digits" in err, err
+
+
+@pytest.mark.parametrize("argv", [
+    ["perft", "--layout", "standard", "x" * 5000],
+    ["play", "--max-moves", "x" * 5000],
+])
+def test_a_huge_word_for_a_number_is_quoted_short(capsys, argv):
+    try:
+        code = main(argv)
+    except SystemExit as e:
+        code = e.code
+    err = capsys.readouterr().err.splitlines()[-1]
+    assert code == 2 and len(err) < 300 and "5000 characters" in err, err[:300]
