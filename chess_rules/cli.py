@@ -151,13 +151,15 @@ def _fen(args) -> str:
     return fen
 
 
-def _game(args, after: str | None = None, missing: str = "", fits: bool = True):
+def _game(args, after: str | None = None, missing: str = "", fits: bool = True,
+          name: str = ""):
     """The game of the command's position and rules. ``after``: the argument that
     follows the FEN (a DEPTH, a MOVE) as given, ``fits``: whether it reads as
     one. When the FEN reads only with it back (a FEN the shell split), or it is
     no DEPTH or MOVE and the FEN reads with it too (an extended FEN's last
     ``key:value`` token), the FEN's last word was taken for it, and the error is
-    ``missing`` (that argument was left out), not the FEN's nor the argument's."""
+    ``missing`` (that argument was left out), not the FEN's nor the argument's.
+    ``name``: what ``after`` is (``DEPTH``, ``MOVE``), for words past it."""
     from chess_rules.errors import FenError
     from chess_rules.game import Game
     fen = _fen(args)
@@ -166,6 +168,7 @@ def _game(args, after: str | None = None, missing: str = "", fits: bool = True):
     try:
         game = Game(fen, ruleset=rs)
     except FenError as e:
+        _refuse_words_after_a_whole_fen(args, rs, after, name)
         # (a FEN given as one word does not end in the argument after it, which fits)
         if after is None or (fits and len(getattr(args, "fen", None) or ()) < 2):
             raise
@@ -179,6 +182,30 @@ def _game(args, after: str | None = None, missing: str = "", fits: bool = True):
             return game
         raise error from None
     raise ChessError(missing)
+
+
+def _refuse_words_after_a_whole_fen(args, rs, after: str | None, name: str) -> None:
+    """A FEN given quoted, as one argument, that is a position on its own, then
+    words that are no ``key:value`` tokens of it: they are arguments too many (a
+    second FEN, a move given to ``moves``), which the FEN joined with them would
+    report as a malformed token of its own."""
+    from chess_rules.game import Game
+    words = list(getattr(args, "fen", None) or ())
+    if len(words) < 2 or len(words[0].split()) < 2:
+        return
+    # with a DEPTH or MOVE, the word after the FEN is that: argparse took the last for it
+    extra = words[1:] if after is None else words[2:] + [after]
+    if not extra or all(":" in w for w in extra):
+        return
+    try:
+        Game(words[0], ruleset=rs)
+    except ChessError:
+        return          # the FEN is wrong itself: its own error says so
+    text = " ".join(extra)
+    if len(text) > 200:
+        text = f"{text[:60]}... ({len(text)} characters)"
+    what = "the FEN" if after is None else f"the FEN and the {name}"
+    raise ChessError(f"unexpected argument{'s' if len(extra) > 1 else ''} after {what}: {text}")
 
 
 def _add_fen(p) -> None:
@@ -213,7 +240,8 @@ def cmd_moves(args) -> int:
 
 
 def cmd_perft(args) -> int:
-    g = _game(args, str(args.depth), MISSING_DEPTH, fits=isinstance(args.depth, int))
+    g = _game(args, str(args.depth), MISSING_DEPTH, fits=isinstance(args.depth, int),
+              name="DEPTH")
     if not isinstance(args.depth, int):
         raise ChessError(f"DEPTH must be a whole number, not {quoted(args.depth)}")
     if args.depth < 0:
@@ -275,7 +303,8 @@ def cmd_explain(args) -> int:
         fits = True
     except ChessError:
         fits = False
-    g = _game(args, args.move, "explain needs a MOVE after the position (e.g. ... e2e4)", fits)
+    g = _game(args, args.move, "explain needs a MOVE after the position (e.g. ... e2e4)", fits,
+              name="MOVE")
     parse_uci(args.move.strip())     # malformed move text is an error, not an answer
     print(g.explain(args.move).text)
     return 0
@@ -395,6 +424,7 @@ def cmd_play(args) -> int:
     from chess_rules.play import play
     fen = _fen(args) if (args.fen or args.layout) else None
     rs = _ruleset(args)
+    _refuse_words_after_a_whole_fen(args, rs, None, "")
     if fen is None:
         # a rule set's own start (--ruleset horde.py:build), else the presets'
         # preferred layout, else the standard position

@@ -464,7 +464,7 @@ def test_a_fen_the_shell_split_is_read_as_one(capsys):
     assert run(capsys, "perft", *START.split(), "2")[1].splitlines() == ["400"]
     assert run(capsys, "explain", *START.split(), "e2e4")[1].startswith("e2e4: legal")
     code, out, err = run(capsys, "moves", START, "x")        # an extra word is no FEN
-    assert code == 2 and out == "" and "bad FEN" in err
+    assert code == 2 and out == "" and "unexpected argument after the FEN: x" in err
 
 
 def test_presets_given_as_a_comma_separated_list(capsys):
@@ -583,3 +583,30 @@ def test_a_huge_word_for_a_number_is_quoted_short(capsys, argv):
         code = e.code
     err = capsys.readouterr().err.splitlines()[-1]
     assert code == 2 and len(err) < 300 and "5000 characters" in err, err[:300]
+
+
+Q = "4k3/8/8/8/8/8/8/K7 w - - 0 1"
+
+
+@pytest.mark.parametrize("argv, extra", [
+    (["moves", Q, "extra"], "after the FEN: extra"),
+    (["outcome", Q, "e2e4"], "after the FEN: e2e4"),
+    (["play", Q, "extra", "--human", "none", "--max-moves", "0"], "after the FEN: extra"),
+    (["moves", Q, Q], "after the FEN: " + Q),
+    (["perft", Q, "2", "extra"], "after the FEN and the DEPTH: extra"),
+    (["explain", Q, "a1a2", "a2a3"], "after the FEN and the MOVE: a2a3"),
+])
+def test_words_after_a_quoted_fen_are_said_to_be_extra_not_a_bad_fen(capsys, argv, extra):
+    # the FEN given as one argument is whole: what follows it (and the DEPTH or
+    # MOVE) is an argument too many, not a malformed key:value token of the FEN
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert "unexpected argument" in err and extra in err and "bad FEN" not in err, err
+
+
+def test_a_quoted_fen_then_its_key_value_tokens_is_still_one_fen(capsys):
+    fen = "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1"
+    assert run(capsys, "moves", fen, "hp:d5=2", "--preset", "piece-hp") == \
+        run(capsys, "moves", fen + " hp:d5=2", "--preset", "piece-hp")
+    code, _, err = run(capsys, "moves", fen, "hp:z9=2", "--preset", "piece-hp")
+    assert code == 2 and "bad FEN" in err
