@@ -145,6 +145,17 @@ def check_composition(rs, d: Descriptor, reg: Registry) -> None:
                 raise ModifierCompositionError(
                     f"modifier {d.id!r} asks for the plain board, but the rules play on "
                     f"the {have!r} topology")
+            # the cylinder is wrap-board's rules: a preset that cannot be loaded
+            # with wrap-board cannot have them from a modifier either, and the
+            # advice below (load wrap-board instead) would only be refused next
+            from presets.registry import incompatibilities
+            clash = sorted(incompatibilities().get("wrap-board", set()) & presets)
+            if clash:
+                raise ModifierCompositionError(
+                    f"modifier {d.id!r} asks for the 'cylinder' topology, which is "
+                    f"wrap-board's: preset{'s' if len(clash) > 1 else ''} "
+                    f"{', '.join(repr(p) for p in clash)} "
+                    f"{'are' if len(clash) > 1 else 'is'} incompatible with 'wrap-board'")
             if have != "plain":
                 raise ModifierCompositionError(
                     f"modifier {d.id!r} asks for the {want!r} topology, but the rules play on "

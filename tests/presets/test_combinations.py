@@ -93,6 +93,21 @@ def test_the_cylinder_modifier_over_presets_built_on_the_board_is_refused(preset
         attach(load(preset), load_descriptor("tpl-pacman-style-cross-ref"))
 
 
+@pytest.mark.parametrize("preset", ["rook-warp", "bouncing-pieces", "bouncing-pieces-2"])
+def test_the_cylinder_modifier_over_a_preset_incompatible_with_wrap_board_says_so(preset):
+    # the advice for presets built on the plain board (load wrap-board with them)
+    # would only lead to the next refusal here: name the preset and the clash
+    from presets.modifiers import ModifierCompositionError, attach, load_descriptor
+    from presets.registry import load
+    base = load(preset)
+    with pytest.raises(ModifierCompositionError) as e:
+        attach(base, load_descriptor("tpl-pacman-style-cross-ref"))
+    msg = str(e.value)
+    assert f"{preset!r}" in msg and "incompatible" in msg and "'wrap-board'" in msg
+    assert "use --preset wrap-board instead" not in msg
+    assert base.presets == [preset] and base.topology.name != "cylinder"
+
+
 def test_the_slant_wraps_however_wrap_board_is_loaded_with_it():
     from presets.registry import load
     fen = "4k3/8/8/8/8/8/P6P/4K3 w - - 0 1"
