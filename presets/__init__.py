@@ -10,6 +10,7 @@ from .base import (ConflictingPresetsError, IncompatiblePresetsError, MissingReq
                    RequirementCycleError, ScopeConfig, UnknownPresetError)
 from .layouts import LAYOUTS, Layout, UnknownLayoutError, get_layout
 from .registry import (PRESET_MODULES, all_presets, check_composition, get, incompatibilities,
+                       incompatibility_reason,
                        load, preset_table, requirement_graph, validate_config,
                        with_requirements)
 
@@ -18,6 +19,6 @@ __all__ = [
     "MissingRequirementError", "PRESET_MODULES", "PresetConfigError", "PresetError",
     "PresetMeta", "PresetModeError", "PresetRules", "RequirementCycleError", "ScopeConfig",
     "UnknownLayoutError", "UnknownPresetError", "all_presets", "check_composition", "get",
-    "get_layout", "incompatibilities", "load", "preset_table", "requirement_graph",
+    "get_layout", "incompatibilities", "incompatibility_reason", "load", "preset_table", "requirement_graph",
     "validate_config", "with_requirements",
 ]

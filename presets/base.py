@@ -89,6 +89,9 @@ class PresetMeta(BaseModel):
     affects: list[str] = Field(default_factory=list, description="base productions affected")
     requires: list[str] = Field(default_factory=list)
     incompatible_with: list[str] = Field(default_factory=list)
+    incompatible_because: dict[str, str] = Field(
+        default_factory=dict,
+        description="why, for each id of incompatible_with (said on one side of a pair)")
     scope_aware: bool = False
     config_model: Any = Field(default=None, exclude=True)
     preferred_layout: str | None = None

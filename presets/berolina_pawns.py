@@ -94,6 +94,20 @@ META = PresetMeta(
              "fide.en-passant"],
     incompatible_with=["berolina-pawns-2", "double-pawn-sprint", "pawn-diagonal-no-capture",
                        "knight-immunity"],
+    incompatible_because={
+        "berolina-pawns-2": (
+            "both rewrite the pawn: berolina-pawns-2 is berolina-pawns with "
+            "sideways captures"),
+        "double-pawn-sprint": (
+            "both rewrite the pawn's push: a Berolina pawn pushes diagonally"),
+        "pawn-diagonal-no-capture": (
+            "both rewrite the pawn's moves: a Berolina pawn already pushes "
+            "diagonally and captures straight forward"),
+        "knight-immunity": (
+            "both rewrite the pawn's capture (knight-immunity's veto on a bishop "
+            "promotion that takes a knight): a Berolina pawn captures straight "
+            "forward"),
+    },
     scope_aware=True, config_model=ScopeConfig,
     gallery="v2",
 )

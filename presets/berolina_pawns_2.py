@@ -47,6 +47,17 @@ META = PresetMeta(
              "fide.en-passant"],
     incompatible_with=["berolina-pawns", "double-pawn-sprint", "pawn-diagonal-no-capture",
                        "knight-immunity"],
+    incompatible_because={
+        "double-pawn-sprint": (
+            "both rewrite the pawn's push: a Berolina pawn pushes diagonally"),
+        "pawn-diagonal-no-capture": (
+            "both rewrite the pawn's moves: a Berolina pawn already pushes "
+            "diagonally and captures straight forward"),
+        "knight-immunity": (
+            "both rewrite the pawn's capture (knight-immunity's veto on a bishop "
+            "promotion that takes a knight): a Berolina pawn captures straight "
+            "forward and sideways"),
+    },
     scope_aware=True, config_model=ScopeConfig,
     gallery="v2",
 )

@@ -58,6 +58,11 @@ META = PresetMeta(
                 "for moves and attacks alike.",
     mode="override", affects=["fide.bishop-move", "fide.queen-move"],
     incompatible_with=["wrap-board"],
+    incompatible_because={
+        "wrap-board": (
+            "a ray cannot both wrap around the a/h edge and reflect off it "
+            "(RULES-spec.md: wrapping is undefined under reflection)"),
+    },
     gallery="v2",
 )
 

@@ -37,6 +37,14 @@ META = PresetMeta(
                 "per ray, for moves and attacks alike.",
     mode="override", affects=["fide.bishop-move", "fide.queen-move"],
     incompatible_with=["bouncing-pieces", "wrap-board"],
+    incompatible_because={
+        "bouncing-pieces": (
+            "both rewrite the diagonal rays: one reflection, off the side edges, "
+            "against up to two, off all four"),
+        "wrap-board": (
+            "a ray cannot both wrap around the a/h edge and reflect off it "
+            "(RULES-spec.md: wrapping is undefined under reflection)"),
+    },
     gallery="v2",
 )
 

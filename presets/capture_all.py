@@ -54,6 +54,16 @@ META = PresetMeta(
     incompatible_with=["suicide-chess", "knightmate-rules", "coregal", "dual-king",
                        "weak-dual-king", "last-piece-standing", "capture-to-win",
                        "king-heals"],
+    incompatible_because={
+        "capture-to-win": (
+            "two win conditions for one game: capturing every enemy piece, against "
+            "the first capture"),
+        "last-piece-standing": (
+            "two readings of one wipe-out objective: a side with no legal move "
+            "draws, against loses"),
+        "king-heals": (
+            "king-heals heals royal pieces, and capture-all has none"),
+    },
     gallery="v2",
 )
 

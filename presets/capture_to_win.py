@@ -44,6 +44,11 @@ META = PresetMeta(
     mode="override",
     affects=["fide.checkmate-win", "fide.stalemate-draw", "fide.insufficient-material"],
     incompatible_with=["last-piece-standing"],
+    incompatible_because={
+        "last-piece-standing": (
+            "their wins contradict each other: the first capture, against the last "
+            "piece standing (RULES-spec.md)"),
+    },
 )
 
 

@@ -51,6 +51,20 @@ META = PresetMeta(
                               "fide.checkmate-win"],
     incompatible_with=["knightmate-rules", "weak-dual-king", "suicide-chess", "capture-all",
                        "last-piece-standing"],
+    incompatible_because={
+        "weak-dual-king": (
+            "each makes royalty its own: a royal king and queen, against two kings "
+            "either of which may be lost"),
+        "suicide-chess": (
+            "coregal makes the king and the queen royal, and suicide-chess has no "
+            "royal piece"),
+        "capture-all": (
+            "coregal makes the king and the queen royal, and capture-all has no "
+            "royal piece"),
+        "last-piece-standing": (
+            "coregal makes the king and the queen royal, and last-piece-standing "
+            "has no royal piece"),
+    },
     gallery="v2",
 )
 

@@ -76,6 +76,11 @@ META = PresetMeta(
                 "checkmate on either half-move ends the game.",
     mode="hybrid", affects=["fide.turn-advance", "fide.ep-target-expire"],
     incompatible_with=["monster-rules"],
+    incompatible_because={
+        "monster-rules": (
+            "each sets its own turn structure (how many half-moves a side plays a "
+            "turn)"),
+    },
     gallery="v2",
 )
 

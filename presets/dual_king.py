@@ -48,6 +48,18 @@ META = PresetMeta(
                             "fide.insufficient-material"],
     incompatible_with=["knightmate-rules", "weak-dual-king", "suicide-chess", "capture-all",
                        "last-piece-standing"],
+    incompatible_because={
+        "weak-dual-king": (
+            "the strong and the weak reading of two kings contradict each other: "
+            "mating either king ends the game, against losing one being survivable"),
+        "suicide-chess": (
+            "dual-king makes both kings royal, and suicide-chess has no royal piece"),
+        "capture-all": (
+            "dual-king makes both kings royal, and capture-all has no royal piece"),
+        "last-piece-standing": (
+            "dual-king makes both kings royal, and last-piece-standing has no royal "
+            "piece"),
+    },
     preferred_layout="dual-classic", gallery="v2",
 )
 

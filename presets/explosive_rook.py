@@ -48,6 +48,11 @@ META = PresetMeta(
                 "within 2 squares of the capture square; it survives.",
     mode="override", affects=["fide.capture"],
     incompatible_with=["piece-hp"],
+    incompatible_because={
+        "piece-hp": (
+            "under piece-hp a capture deals 1 damage instead of removing the piece, "
+            "and the blast removes pieces (RULES-spec.md)"),
+    },
 )
 
 RADIUS = 2

@@ -57,6 +57,24 @@ META = PresetMeta(
                             "fide.insufficient-material"],
     incompatible_with=["coregal", "dual-king", "weak-dual-king", "suicide-chess",
                        "capture-all", "last-piece-standing"],
+    incompatible_because={
+        "coregal": (
+            "each names its own royal pieces: the knights, against the king and the "
+            "queen"),
+        "dual-king": (
+            "each names its own royal pieces: the knights, against two kings"),
+        "weak-dual-king": (
+            "each names its own royal pieces: the knights, against two kings"),
+        "suicide-chess": (
+            "knightmate-rules makes the knights royal, and suicide-chess has no "
+            "royal piece"),
+        "capture-all": (
+            "knightmate-rules makes the knights royal, and capture-all has no royal "
+            "piece"),
+        "last-piece-standing": (
+            "knightmate-rules makes the knights royal, and last-piece-standing has "
+            "no royal piece"),
+    },
     preferred_layout="knightmate", gallery="v2",
 )
 

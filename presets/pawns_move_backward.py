@@ -25,6 +25,11 @@ META = PresetMeta(
                 "no capture, no en passant.",
     mode="additive", affects=["fide.pawn-single-push"],
     incompatible_with=["double-pawn-sprint"],
+    incompatible_because={
+        "double-pawn-sprint": (
+            "a pawn that sprints two squares from any rank and also steps back "
+            "would no longer be forward-only (e4e2 beside e4e6; RULES-spec.md)"),
+    },
 )
 
 

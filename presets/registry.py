@@ -118,6 +118,22 @@ def incompatibilities() -> dict[str, set[str]]:
     return out
 
 
+def incompatibility_reason(a: str, b: str) -> str | None:
+    """Why presets ``a`` and ``b`` cannot be loaded together, as either declares
+    it (``PresetMeta.incompatible_because``); None for a compatible pair."""
+    mods = _modules()
+    for x, y in ((a, b), (b, a)):
+        if x in mods and y in mods[x].META.incompatible_because:
+            return mods[x].META.incompatible_because[y]
+    return None
+
+
+def _incompatible_error(a: str, b: str) -> IncompatiblePresetsError:
+    why = incompatibility_reason(a, b)
+    return IncompatiblePresetsError(f"presets {a!r} and {b!r} are incompatible"
+                                    + (f": {why}" if why else ""))
+
+
 @lru_cache(maxsize=1)
 def conflicts() -> dict[str, frozenset[str]]:
     """Pairs the metadata allows but loading refuses: both rewrite one production
@@ -211,7 +227,7 @@ def check_composition(ids: Iterable[str]) -> list[str]:
     for a in ids:
         for b in ids:
             if a < b and b in inc.get(a, ()):
-                raise IncompatiblePresetsError(f"presets {a!r} and {b!r} are incompatible")
+                raise _incompatible_error(a, b)
     order_graph = nx.DiGraph()
     order_graph.add_nodes_from(ids)
     order_graph.add_edges_from((r, i) for i in ids for r in metas[i].requires)

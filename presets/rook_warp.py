@@ -51,6 +51,11 @@ META = PresetMeta(
                 "from the opposite edge of the same rank or file (a warp).",
     mode="hybrid", affects=["fide.rook-move"],
     incompatible_with=["wrap-board"],
+    incompatible_because={
+        "wrap-board": (
+            "on the cylinder every piece's slide wraps, so a rook's warp could not "
+            "be told from an ordinary wrapped slide (RULES-spec.md)"),
+    },
 )
 
 _ROOK = ("rook",)

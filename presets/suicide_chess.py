@@ -57,6 +57,19 @@ META = PresetMeta(
     incompatible_with=["capture-all", "knightmate-rules", "coregal", "dual-king",
                        "weak-dual-king", "last-piece-standing", "capture-to-win",
                        "king-heals"],
+    incompatible_because={
+        "capture-all": (
+            "their objectives are opposite: losing every piece wins, against "
+            "capturing every enemy piece"),
+        "capture-to-win": (
+            "their objectives are opposite: losing every piece wins, against the "
+            "first capture"),
+        "last-piece-standing": (
+            "their objectives are opposite: losing every piece wins, against "
+            "capturing every enemy piece"),
+        "king-heals": (
+            "king-heals heals royal pieces, and suicide-chess has none"),
+    },
     gallery="v2",
 )
 

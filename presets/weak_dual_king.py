@@ -65,6 +65,20 @@ META = PresetMeta(
              "fide.stalemate-draw", "fide.insufficient-material"],
     incompatible_with=["knightmate-rules", "coregal", "dual-king", "suicide-chess",
                        "capture-all", "last-piece-standing", "king-heals"],
+    incompatible_because={
+        "suicide-chess": (
+            "weak-dual-king keeps the kings royal, and suicide-chess has no royal "
+            "piece"),
+        "capture-all": (
+            "weak-dual-king keeps the kings royal, and capture-all has no royal "
+            "piece"),
+        "last-piece-standing": (
+            "weak-dual-king keeps the kings royal, and last-piece-standing has no "
+            "royal piece"),
+        "king-heals": (
+            "each decides its own way when a king may be left attacked and "
+            "captured: by its hit points, against while another king is safe"),
+    },
     preferred_layout="dual-classic", gallery="v2",
 )
 

@@ -148,14 +148,14 @@ def check_composition(rs, d: Descriptor, reg: Registry) -> None:
             # the cylinder is wrap-board's rules: a preset that cannot be loaded
             # with wrap-board cannot have them from a modifier either, and the
             # advice below (load wrap-board instead) would only be refused next
-            from presets.registry import incompatibilities
+            from presets.registry import incompatibilities, incompatibility_reason
             clash = sorted(incompatibilities().get("wrap-board", set()) & presets)
             if clash:
                 raise ModifierCompositionError(
                     f"modifier {d.id!r} asks for the 'cylinder' topology, which is "
-                    f"wrap-board's: preset{'s' if len(clash) > 1 else ''} "
-                    f"{', '.join(repr(p) for p in clash)} "
-                    f"{'are' if len(clash) > 1 else 'is'} incompatible with 'wrap-board'")
+                    f"wrap-board's: " + "; ".join(
+                        f"preset {p!r} is incompatible with 'wrap-board': "
+                        f"{incompatibility_reason(p, 'wrap-board')}" for p in clash))
             if have != "plain":
                 raise ModifierCompositionError(
                     f"modifier {d.id!r} asks for the {want!r} topology, but the rules play on "

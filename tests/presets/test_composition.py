@@ -99,6 +99,32 @@ def test_incompatible_pairs_are_refused_in_both_orders(no_build, a, b):
         assert repr(a) in msg and repr(b) in msg
 
 
+def test_an_incompatible_pair_is_refused_with_the_reason(no_build):
+    # which presets clash is not enough: the refusal says why they cannot go
+    # together, whichever side declares the reason and in either order
+    for ids in (("rook-warp", "wrap-board"), ("wrap-board", "rook-warp")):
+        msg = refused(IncompatiblePresetsError, *ids)
+        assert msg.startswith("presets 'rook-warp' and 'wrap-board' are incompatible: ")
+        assert "wrap" in msg.split(": ", 1)[1]
+    msg = refused(IncompatiblePresetsError, "suicide-chess", "knightmate-rules")
+    assert "no royal piece" in msg
+
+
+def test_every_declared_incompatibility_has_a_reason():
+    inc = registry.incompatibilities()
+    for a, others in inc.items():
+        for b in others:
+            why = registry.incompatibility_reason(a, b)
+            assert why and why == registry.incompatibility_reason(b, a), (a, b)
+            with pytest.raises(IncompatiblePresetsError) as e:
+                check_composition([*METAS[a].requires, a, *METAS[b].requires, b])
+            assert str(e.value).endswith(why)
+    for m in METAS.values():
+        # a reason for a preset the metadata does not declare incompatible is a slip
+        assert set(m.incompatible_because) <= set(m.incompatible_with), m.id
+    assert registry.incompatibility_reason("piece-hp", "king-heals") is None
+
+
 def test_incompatibility_reached_through_a_requirement(no_build):
     # explosive-rook is incompatible with piece-hp, which king-heals requires
     msg = refused(IncompatiblePresetsError, "explosive-rook", "piece-hp", "king-heals")
