@@ -192,7 +192,8 @@ def _unknown_message(ids) -> str:
     known = list(_modules())
     parts = []
     for i in ids:
-        close = difflib.get_close_matches(i, known, n=1)
+        # ids are lower-case kebab-case: 'PIECE-HP' or 'piece_hp' means 'piece-hp'
+        close = difflib.get_close_matches(i.lower().replace("_", "-"), known, n=1)
         parts.append(quoted(i) + (f" (did you mean {close[0]!r}?)" if close else ""))
     return f"unknown preset {', '.join(parts)}; see 'houserules presets' for the list"
 

@@ -272,7 +272,8 @@ def load_descriptor(spec, base_dir=None) -> Descriptor:
         p = GALLERY_DIR / f"{spec}.json"
         if os.path.isfile(p):       # (Path.is_file raises for a name too long)
             return _read(p)
-        close = difflib.get_close_matches(spec, gallery_names(), n=1)
+        # gallery names are lower-case kebab-case, as preset ids
+        close = difflib.get_close_matches(spec.lower().replace("_", "-"), gallery_names(), n=1)
         raise UnknownModifierError(
             f"unknown modifier {quoted(spec)}" + (f" (did you mean {close[0]!r}?)" if close else "")
             + "; see 'houserules modifiers list'")

@@ -127,6 +127,9 @@ def test_gallery_loads_by_name_and_every_recipe_has_a_scenario():
 def test_unknown_name_and_missing_file():
     with pytest.raises(UnknownModifierError, match="did you mean 'berserker'"):
         load_descriptor("berserkr")
+    for typed in ("Nomad", "PROMOTION_FEAST"):
+        with pytest.raises(UnknownModifierError, match="did you mean '(nomad|promotion-feast)'"):
+            load_descriptor(typed)
     with pytest.raises(UnknownModifierError, match="cannot read"):
         load_descriptor("no/such/file.json")
 

@@ -68,6 +68,14 @@ def test_unknown_id_is_refused_with_a_suggestion(no_build):
     assert "pawns-move-backwards" in msg and "did you mean 'pawns-move-backward'" in msg
 
 
+def test_unknown_id_in_another_case_is_refused_with_a_suggestion(no_build):
+    # ids are lower case; one typed in capitals (or with underscores) is still
+    # close enough to name the one that was meant
+    for typed in ("PIECE-HP", "Piece_HP"):
+        msg = refused(UnknownPresetError, typed)
+        assert f"{typed!r}" in msg and "did you mean 'piece-hp'" in msg
+
+
 def test_unknown_id_among_known_ones(no_build):
     msg = refused(UnknownPresetError, "piece-hp", "no-such-preset")
     assert "no-such-preset" in msg
