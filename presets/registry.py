@@ -289,10 +289,19 @@ def load(*ids: str, config: Mapping[str, Mapping] | None = None,
         raise PresetConfigError(f"the configuration is a mapping of preset id to its "
                                 f"settings, not {type(config).__name__}")
     config = dict(config or {})
-    for k in config:
-        if k not in ids:
-            raise PresetConfigError(f"configuration given for {k!r}, which is not loaded")
     rs = (checked_ruleset(base, name="base") or fide_rules()).copy()
+    for k in config:
+        if k in ids:
+            continue
+        if k in rs.presets:
+            # it was configured when the base was made: loading does not redo it
+            raise PresetConfigError(
+                f"configuration given for {k!r}, which the base rule set ({rs.name}) has "
+                f"loaded already: give it where that preset is loaded")
+        if isinstance(k, str) and k not in _modules():
+            raise PresetConfigError(f"configuration given for {k!r}: "
+                                    + _unknown_message([k]))
+        raise PresetConfigError(f"configuration given for {k!r}, which is not loaded")
     mods = _modules()
     # a base that has presets already: the new ones compose with them (requirements,
     # incompatibilities, productions both rewrite), and none is loaded twice. A

@@ -295,6 +295,21 @@ def test_configuration_for_a_preset_not_loaded(no_build):
     assert "'wrap-board'" in msg and "not loaded" in msg
 
 
+def test_configuration_for_a_preset_the_base_has_loaded_says_so(no_build):
+    # "not loaded" was false: the base has it, configured when it was loaded
+    base = load("monster-rules", config={"monster-rules": {"scope": "white"}})
+    msg = refused(PresetConfigError, "piece-hp", config={"monster-rules": {"scope": "black"}},
+                  base=base)
+    assert "'monster-rules'" in msg and "not loaded" not in msg
+    assert "base rule set" in msg and "loaded already" in msg
+    assert base.presets == ["monster-rules"]
+
+
+def test_configuration_for_an_unknown_preset_suggests_the_id(no_build):
+    msg = refused(PresetConfigError, "monster-rules", config={"monster": {"scope": "black"}})
+    assert "'monster'" in msg and "did you mean 'monster-rules'" in msg
+
+
 @pytest.mark.parametrize("pid", sorted(p for p, m in METAS.items() if m.configurable))
 def test_bad_configuration_values_are_refused(no_build, pid):
     ids = [*METAS[pid].requires, pid]
