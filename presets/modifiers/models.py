@@ -140,7 +140,10 @@ def _check_attr(v: str, allow_special: bool = True) -> str:
         raise ValueError(f"attribute {v!r} would be written as '{_token_key(v)}:' in a "
                          f"position, a key positions reserve; choose another name")
     if not allow_special and v in SPECIAL_ATTRS:
-        raise ValueError(f"attribute {v!r} cannot be used here")
+        raise ValueError(f"attribute {v!r} cannot be an aura's: an aura's attribute is the sum "
+                         f"of the auras on a piece, worked out again at every move, and {v} "
+                         f"is the piece's own state (its hit points, type or capture flag), "
+                         f"which that would overwrite; give the aura an attribute of its own")
     return v
 
 

@@ -83,6 +83,17 @@ def test_invalid_descriptors_are_refused_with_a_located_error(raw, cls, path):
     assert e.reason and path in str(e)
 
 
+@pytest.mark.parametrize("attr", ["Hp", "PieceType", "CaptureFlag"])
+def test_an_aura_on_a_special_attribute_says_why_it_is_refused(attr):
+    # "cannot be used here" named neither the rule nor a way out
+    with pytest.raises(BadParamsError) as ei:
+        validate_descriptor(desc({"kind": "add-aura",
+                                  "params": {"radius": 1, "targetAttr": attr, "delta": 1}}))
+    assert ei.value.path == "$.primitives[0].params.targetAttr"
+    assert "aura" in ei.value.reason and "own" in ei.value.reason
+    assert "cannot be used here" not in ei.value.reason
+
+
 def test_caps_are_inclusive():
     validate_descriptor(desc(nest(MAX_RECURSION_DEPTH)))
     validate_descriptor(desc(*[add("X", 1)] * MAX_PRIMITIVE_COUNT))
