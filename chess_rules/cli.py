@@ -582,7 +582,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play the games of a PGN file through the rules: each move of the main "
                     "line is said with the rule that generated it, then the final FEN and "
                     "the outcome. The rules are the presets of the game's Variant tag "
-                    "(--config configures them), unless --preset, --rules, --modifier or "
+                    "(configured as its VariantConfig tag says, or by --config), unless --preset, --rules, --modifier or "
                     "--ruleset name others; the game starts from its FEN tag. The first "
                     "move the rules refuse stops the replay with its line, column and the "
                     "rule's reason (exit status 2), as does a move after the game has ended "

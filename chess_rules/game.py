@@ -176,7 +176,7 @@ class Game:
         of several). It starts from the ``FEN`` tag, else from the rule set's
         start; the rules are ``ruleset``, or FIDE plus ``presets``, or, when
         neither is given, the presets the ``Variant`` tag names (as :meth:`pgn`
-        writes it; ``config`` configures them). Text that is not PGN raises
+        writes it), configured by ``config`` or else by the ``VariantConfig`` tag. Text that is not PGN raises
         :class:`~chess_rules.errors.PgnSyntaxError`, a move the rules refuse
         :class:`~chess_rules.errors.PgnMoveError` (an IllegalMoveError), each
         with its line and column (``source``, a file name, goes in front).
@@ -811,7 +811,9 @@ class Game:
         written together after one number (``1. e4 d4 1... e5 d5``); standard
         chess reads as usual (``1. e4 e5 2. Nf3``). Under presets a ``Variant``
         tag names them (``[Variant "piece-hp, king-heals"]``), unless
-        ``headers`` gives one.
+        ``headers`` gives one, and a ``VariantConfig`` tag their settings that
+        differ from the defaults (``[VariantConfig "monster-rules.scope=black"]``,
+        the ``--config`` syntax), so that the game reads back under the same rules.
         """
         if headers is not None:
             check_tags(headers)
@@ -829,8 +831,14 @@ class Game:
         standard = self._start_fen == STARTING_FEN and start_fen(self.ruleset) == STARTING_FEN
         start = None if standard else self._start_fen
         tags = dict(headers or {})
-        if self.ruleset.presets:
-            tags.setdefault("Variant", ", ".join(self.ruleset.presets))
+        if self.ruleset.presets and "Variant" not in tags:
+            tags["Variant"] = ", ".join(self.ruleset.presets)
+            # settings other than the defaults: without them the moves would be
+            # read back under other rules (monster-rules' scope)
+            from presets.registry import config_text
+            settings = config_text(self.ruleset)
+            if settings:
+                tags.setdefault("VariantConfig", settings)
         return game_to_pgn(tags, sans, result, start, movers)
 
     # ------------------------------------------------------------ rules

@@ -75,25 +75,45 @@ def variant_presets(pgn: PgnGame) -> list[str]:
     return ids
 
 
+def variant_config(pgn: PgnGame) -> dict[str, dict]:
+    """The presets' settings the ``VariantConfig`` tag gives (``monster-rules.scope=
+    black``, as :meth:`Game.pgn` writes those that differ from the defaults)."""
+    from presets.base import PresetConfigError
+    from presets.registry import parse_config_text
+    try:
+        return parse_config_text(pgn.tags["VariantConfig"])
+    except PresetConfigError as e:
+        line, column = pgn.tag_positions["VariantConfig"]
+        raise PgnError(f"VariantConfig: {e}", line, column, pgn.source) from None
+
+
 def start(pgn: PgnGame, presets=None, ruleset=None, config=None, game_class=None):
     """The game at the start of ``pgn``, under its rules, no move played.
 
     The rules: ``ruleset``, or FIDE plus ``presets`` (with ``config``), or, when
     neither is given, FIDE plus the presets of the ``Variant`` tag (``config``
-    configures those). The position: the ``FEN`` tag, else the rule set's own
+    configures those; without it, the ``VariantConfig`` tag does). The position: the ``FEN`` tag, else the rule set's own
     start. A ``Variant`` or ``FEN`` the rules cannot take raises
     :class:`PgnError` at the tag's value."""
     if game_class is None:
         from .game import Game as game_class
     if presets is None and ruleset is None:
         ids = variant_presets(pgn)
+        tagged = config is None and bool(ids) and "VariantConfig" in pgn.tags
+        if tagged:
+            config = variant_config(pgn)
         if ids or config:
             from presets import load
+            from presets.base import PresetConfigError
             try:
                 ruleset = load(*ids, config=config)
             except ChessError as e:
                 if not ids:
                     raise
+                if tagged and isinstance(e, PresetConfigError):
+                    line, column = pgn.tag_positions["VariantConfig"]
+                    raise PgnError(f"VariantConfig {pgn.tags['VariantConfig']!r}: {e}",
+                                   line, column, pgn.source) from e
                 line, column = pgn.tag_positions["Variant"]
                 raise PgnError(f"Variant {pgn.tags['Variant']!r}: {e}", line, column,
                                pgn.source) from e

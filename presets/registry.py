@@ -14,13 +14,14 @@ from __future__ import annotations
 import difflib
 import importlib
 import itertools
+import json
 from collections import abc
 from functools import lru_cache
 from types import ModuleType
 from typing import Iterable, Mapping
 
 import networkx as nx
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from chess_rules.errors import quoted
 from chess_rules.fide import fide_rules
@@ -50,6 +51,10 @@ GEOMETRY_CATEGORY = "Board Geometry"
 #: ``RuleSet.config`` key: the presets (not geometry) that read the board's
 #: topology while they were applied, so built productions on it
 TOPOLOGY_BOUND = "topology-bound"
+#: ``RuleSet.config`` key: each loaded preset's settings that differ from its
+#: defaults (``{'monster-rules': {'scope': 'black'}}``), what a PGN's
+#: ``VariantConfig`` tag writes so that the game reads back under the same rules
+PRESET_CONFIG = "preset-config"
 
 
 @lru_cache(maxsize=None)
@@ -372,9 +377,56 @@ def load(*ids: str, config: Mapping[str, Mapping] | None = None,
                 f"together, and the geometry goes first")
         if rules.read_topology and meta.category != GEOMETRY_CATEGORY:
             rs.config.setdefault(TOPOLOGY_BOUND, []).append(pid)
+        cfg = cfgs[pid]
+        if isinstance(cfg, BaseModel):
+            given = cfg.model_dump(mode="json", exclude_defaults=True)
+            if given:
+                rs.config.setdefault(PRESET_CONFIG, {})[pid] = given
         rs.presets.append(pid)
     rs.name = "+".join([rs.name if already or base is not None else "fide"] + order)
     return rs
+
+
+def config_text(ruleset: RuleSet) -> str | None:
+    """The settings of the rule set's presets that differ from their defaults, as
+    ``PRESET.KEY=VALUE`` items (``monster-rules.scope=black``), one space apart: the
+    ``--config`` syntax, read back by :func:`parse_config_text`; None if none."""
+    items = []
+    for pid, settings in ruleset.config.get(PRESET_CONFIG, {}).items():
+        for key, value in settings.items():
+            text = value if isinstance(value, str) and _bare(value) else json.dumps(value)
+            items.append(f"{pid}.{key}={text}")
+    return " ".join(items) or None
+
+
+def _bare(word: str) -> bool:
+    """Whether a str setting can be written as it is: a word JSON would not read
+    as something else (``true``, ``3``)."""
+    if not word or any(c.isspace() or c in '"\\' for c in word):
+        return False
+    try:
+        json.loads(word)
+    except ValueError:
+        return True
+    return False
+
+
+def parse_config_text(text: str) -> dict[str, dict]:
+    """``PRESET.KEY=VALUE`` items, whitespace apart (a value is JSON, or else a bare
+    word), as the ``config`` mapping :func:`load` takes; a malformed item raises
+    :class:`PresetConfigError`."""
+    out: dict[str, dict] = {}
+    for item in text.split():
+        key, eq, value = item.partition("=")
+        pid, dot, field = key.partition(".")
+        if not (eq and dot and pid and field):
+            raise PresetConfigError(f"{item!r}: expected PRESET.KEY=VALUE")
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            parsed = value
+        out.setdefault(pid, {})[field] = parsed
+    return out
 
 
 def preset_table() -> list[dict]:

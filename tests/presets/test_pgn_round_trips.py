@@ -92,13 +92,41 @@ def test_multi_move_turns_round_trip_from_a_fen_tag(preset, fen):
         round_trip(g)
 
 
-def test_monster_black_scope_needs_its_config_to_read_back():
+def test_monster_black_scope_round_trips_with_its_config():
     config = {"monster-rules": {"scope": "black"}}
     g = Game(presets=["monster-rules"], config=config)
     for u in ["e2e4", "e7e5", "d7d5", "g1f3", "g8f6", "b8c6"]:
         g.push(u)
-    # the Variant tag names the preset, not its configuration
     round_trip(g, config=config)
+    # the configuration is written beside the Variant tag: read back without
+    # it, the moves were played under the default scope, a different game
+    text = g.pgn()
+    assert '[VariantConfig "monster-rules.scope=black"]' in text
+    round_trip(g)
+    assert Game.from_pgn(text).ruleset.config["turn-structure"] == \
+        {"white": 1, "black": 2}
+
+
+def test_a_default_configuration_writes_no_tag():
+    for config in (None, {"monster-rules": {"scope": "white"}}):
+        g = Game(presets=["monster-rules"], config=config)
+        g.push("e2e4")
+        assert "VariantConfig" not in g.pgn()
+    g = Game(presets=["extinction-chess"], config={"extinction-chess": {"target_type": "knight"}})
+    g.push("e2e4")
+    assert '[VariantConfig "extinction-chess.target_type=knight"]' in g.pgn()
+    round_trip(g)
+
+
+def test_a_bad_variant_config_tag_is_refused_at_the_tag():
+    from chess_rules.errors import PgnError
+    for value, why in [("monster-rules.scope=purple", "scope"),
+                       ("monster-rules", "PRESET.KEY=VALUE"),
+                       ("piece-hp.x=1", "not loaded")]:
+        text = f'[Variant "monster-rules"]\n[VariantConfig "{value}"]\n\n1. e4 *'
+        with pytest.raises(PgnError, match=why) as e:
+            Game.from_pgn(text)
+        assert e.value.line == 2, str(e.value)
 
 
 def test_hit_points_in_the_fen_tag_round_trip():
