@@ -266,7 +266,18 @@ def validate_config(preset_id: str, raw) -> object | None:
     try:
         return meta.config_model.model_validate(raw or {})
     except ValidationError as e:
-        msgs = "; ".join(f"{'.'.join(map(str, err['loc'])) or '(config)'}: {err['msg']}"
+        fields = list(meta.config_model.model_fields)
+
+        def msg(err) -> str:
+            if err["type"] == "extra_forbidden" and len(err["loc"]) == 1:
+                # pydantic's "Extra inputs are not permitted" says not what is
+                close = difflib.get_close_matches(
+                    str(err["loc"][0]).replace("-", "_").lower(),
+                    [f.lower() for f in fields], n=1, cutoff=0.5)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
+                return (f"no such setting (the settings: {', '.join(fields)}){hint}")
+            return err["msg"]
+        msgs = "; ".join(f"{'.'.join(map(str, err['loc'])) or '(config)'}: {msg(err)}"
                          for err in e.errors())
         raise PresetConfigError(f"preset {preset_id!r}: bad configuration: {msgs}") from None
 

@@ -310,6 +310,17 @@ def test_configuration_for_an_unknown_preset_suggests_the_id(no_build):
     assert "'monster'" in msg and "did you mean 'monster-rules'" in msg
 
 
+def test_an_unknown_setting_is_refused_naming_the_settings(no_build):
+    # "Extra inputs are not permitted" named neither the preset's settings nor
+    # the one meant (RULES-spec.md writes extinction-chess's as targetType)
+    msg = refused(PresetConfigError, "extinction-chess",
+                  config={"extinction-chess": {"targetType": "queen"}})
+    assert "targetType: no such setting" in msg and "target_type" in msg
+    assert "did you mean 'target_type'" in msg and "Extra inputs" not in msg
+    msg = refused(PresetConfigError, "monster-rules", config={"monster-rules": {"side": "black"}})
+    assert "side: no such setting" in msg and "scope" in msg
+
+
 @pytest.mark.parametrize("pid", sorted(p for p, m in METAS.items() if m.configurable))
 def test_bad_configuration_values_are_refused(no_build, pid):
     ids = [*METAS[pid].requires, pid]
