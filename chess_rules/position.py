@@ -141,7 +141,23 @@ def read_extended(pos, tokens, ruleset) -> None:
             pos.tokens[key] = own[key][0](val, pos)
         else:
             known = ", ".join(["moved", "half", "ep-pawn"] + piece_slots + sorted(own))
-            raise FenError("extended", f"unknown key {quoted(key)} in {quoted(tok)} (known: {known})")
+            raise FenError("extended", f"unknown key {quoted(key)} in {quoted(tok)} (known: "
+                                       f"{known}){_whose_key(key)}")
+
+
+def _whose_key(key: str) -> str:
+    """Where a key this rule set does not read comes from, when a preset (``hp:``,
+    piece-hp's) or the custom modifiers (``mod:``) write it: a position copied from
+    a game under other rules."""
+    if key == "mod":
+        return ("; mod: is written under custom modifiers: read the position with the "
+                "same modifiers attached")
+    from presets.registry import position_keys
+    owners = position_keys().get(key)
+    if not owners:
+        return ""
+    return (f"; {key}: is written under preset {' or '.join(map(repr, owners))}: read the "
+            f"position under it")
 
 
 def _sq(name: str, tok: str) -> int:

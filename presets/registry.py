@@ -440,6 +440,28 @@ def parse_config_text(text: str) -> dict[str, dict]:
     return out
 
 
+@lru_cache(maxsize=1)
+def position_keys() -> dict[str, list[str]]:
+    """The keys of extended positions each preset writes beyond FIDE's: its piece
+    attributes (``hp``) and its own tokens, as ``{key: [preset ids]}``."""
+    base = fide_rules()
+    plain = set(base.templates["piece"].slots) | set(base.config.get("position-tokens", {}))
+    out: dict[str, list[str]] = {}
+
+    def keys(rs: RuleSet) -> set[str]:
+        return set(rs.templates["piece"].slots) | set(rs.config.get("position-tokens", {}))
+    for m in all_presets():
+        try:
+            # the preset's own keys, not those of the presets it requires
+            before = keys(load(*m.requires))
+            after = keys(load(*with_requirements([m.id])))
+        except PresetError:      # (every preset loads with its requirements)
+            continue
+        for k in sorted(after - before - plain):
+            out.setdefault(k, []).append(m.id)
+    return out
+
+
 def preset_table() -> list[dict]:
     """The JSON contract of ``houserules presets --json``."""
     inc = incompatibilities()

@@ -24,3 +24,16 @@ def test_digits_read_back(value, hp):
     g = Game(f"{FEN} hp:e4={value}", presets=["piece-hp"])
     assert g.piece_at("e4").values["hp"] == hp
     assert Game(g.fen(), presets=["piece-hp"]).fen() == g.fen()
+
+
+def test_a_preset_token_under_rules_without_the_preset_names_the_preset():
+    # a position copied from a piece-hp game, read under FIDE (or another
+    # preset): "unknown key 'hp'" alone did not say which rules write it
+    for presets in ([], ["wrap-board"], ["coregal"]):
+        with pytest.raises(FenError, match="unknown key 'hp'.*preset 'piece-hp'"):
+            Game(f"{FEN} hp:e4=1", presets=presets)
+    with pytest.raises(FenError, match="unknown key 'mod'.*modifiers"):
+        Game(f"{FEN} mod:-")
+    with pytest.raises(FenError) as e:
+        Game(f"{FEN} zz:-")
+    assert "unknown key 'zz'" in str(e.value) and "preset" not in str(e.value)
