@@ -49,6 +49,7 @@ compare with.
 from chess_rules import geometry as geo
 from chess_rules.fide import movement_rules
 from chess_rules.topology import BOUNCE
+from rete.model import as_production
 
 from .base import PresetMeta
 
@@ -69,14 +70,15 @@ META = PresetMeta(
 BOUNCING_RULES = ("fide.bishop-move", "fide.queen-move")
 
 
-def install_bounce(rules, topo) -> None:
-    """Rebuild the diagonal sliders over ``topo`` and make it the rule set's board."""
+def install_bounce(rules, topo, says: str) -> None:
+    """Rebuild the diagonal sliders over ``topo`` and make it the rule set's board;
+    ``says`` is added to their docs (what the bounce changes)."""
     prods, fns = movement_rules(topo)
     for name, fn in fns.items():
         rules.function(name, fn)     # names carry the topology's: no clash with FIDE's
     for p in prods:
         if p.name in BOUNCING_RULES:
-            rules.replace(p)
+            rules.replace(as_production(p).replace(doc=f"{p.doc} ({rules.meta.id}: {says})"))
     rs = rules.ruleset
     rs.topology = topo
 
@@ -87,4 +89,4 @@ def install_bounce(rules, topo) -> None:
 
 
 def apply(rules, config) -> None:
-    install_bounce(rules, BOUNCE)
+    install_bounce(rules, BOUNCE, "its diagonal rays reflect once off the a- and h-files")

@@ -50,4 +50,5 @@ META = PresetMeta(
 
 
 def apply(rules, config) -> None:
-    install_bounce(rules, BOUNCE2)
+    install_bounce(rules, BOUNCE2, "its diagonal rays reflect off all four edges, twice at "
+                                   "most")

@@ -33,6 +33,7 @@ Fairy-Stockfish: not compared - FSF has no cylinder topology.
 from chess_rules import geometry as geo
 from chess_rules.fide import movement_rules
 from chess_rules.topology import CYLINDER
+from rete.model import as_production
 
 from .base import PresetMeta
 
@@ -57,7 +58,9 @@ def apply(rules, config) -> None:
     for name, fn in fns.items():
         rules.function(name, fn)
     for p in prods:
-        rules.replace(p)
+        # the doc is FIDE's, the board is not: say what the geometry changed
+        rules.replace(as_production(p).replace(
+            doc=p.doc + " (wrap-board: on the cylinder, the a- and h-files adjacent)"))
     rs = rules.ruleset
     rs.topology = CYLINDER
     rs.fide_attacks = _cylinder_attacks

@@ -139,3 +139,19 @@ def test_a_geometry_that_keeps_the_steps_over_presets_built_on_the_board_compose
         return                                  # incompatible either way
     assert Game(fen, ruleset=load(geometry, base=load(preset))).legal_uci() == \
         Game(fen, ruleset=together).legal_uci()
+
+
+@pytest.mark.parametrize("geometry, rebuilt, says", [
+    ("wrap-board", ["fide.rook-move", "fide.knight-move", "fide.pawn-capture"], "cylinder"),
+    ("bouncing-pieces", ["fide.bishop-move", "fide.queen-move"], "reflect"),
+    ("bouncing-pieces-2", ["fide.bishop-move", "fide.queen-move"], "reflect"),
+])
+def test_the_rules_a_geometry_rebuilds_say_so_in_their_doc(geometry, rebuilt, says):
+    # `houserules rules --preset bouncing-pieces` said "A bishop slides
+    # diagonally." for a bishop whose rays reflect: the what-it-does column
+    # left out what the geometry changed
+    from presets.registry import load
+    rows = {r["name"]: r for r in load(geometry).describe()}
+    for name in rebuilt:
+        assert rows[name]["source"] == geometry
+        assert geometry in rows[name]["doc"] and says in rows[name]["doc"], rows[name]["doc"]
