@@ -149,6 +149,10 @@ stunner, center-bonus, king-row, kamikaze, martyr, the cross-reference recipe
   royal piece a primitive destroys has lost at once. The stages run as a run of
   their own: a change a primitive makes never re-fires an earlier stage's
   production (a Stay-As-Pawn pawn on the last rank is not promoted again).
+* (ours) When one move's primitives destroy the last royal pieces of both
+  sides (decay taking both kings' last hp), the side that moved loses, as
+  under explosive-rook's blast and extinction-chess; at a game's start, the
+  side not to move (or, mid-turn, the side to move).
 
 * on-turn-end fires for hooks whose colour is the mover's (or both), before any
   on-turn-start, which fires for the next side to move: decay, then heal.

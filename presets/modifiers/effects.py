@@ -95,6 +95,40 @@ def _hp(fact) -> int:
     return hp_of(fact)
 
 
+DESTROYED = "its last royal piece was destroyed"
+
+
+def _mover(s, run: Run | None) -> str | None:
+    """The side that has just moved: the move's; at a game's start (the top-level
+    primitives) the side not to move, or mid-turn (``half:`` past 0) the side to
+    move, as extinction-chess reads a loaded position."""
+    if run is not None:
+        return run.move["color"]
+    game = s.facts_of("game")
+    if not game:
+        return None
+    turn = game[0].values["turn"]
+    return turn if game[0].values.get("half", 0) else opposite(turn)
+
+
+def _mover_loses_both(s, color: str, mover: str | None) -> None:
+    """The mover's last royal piece destroyed after the other side's, by the same
+    move's primitives (hooks run in square order): both sides lost theirs, and
+    the side that moved loses, as under explosive-rook's blast and
+    extinction-chess, not the side whose royal piece stood on the higher square.
+    Takes back the other side's loss, so that ``royal_gone`` records the mover's."""
+    if color != mover:
+        return
+    result = s.facts_of("result")
+    if len(result) != 1 or result[0].values.get("winner") != mover \
+            or result[0].values.get("reason") != DESTROYED:
+        return
+    st = s.chess
+    if st.royal[color] and not any(st.types[q] in st.royal[color] and st.colors[q] == color
+                                   for q in range(64)):
+        s.retract(result[0])
+
+
 def set_hp(ctx: ApplyCtx, fact, hp: int, run: Run | None) -> None:
     s = ctx.session
     if hp > 0:
@@ -106,7 +140,8 @@ def set_hp(ctx: ApplyCtx, fact, hp: int, run: Run | None) -> None:
     s.retract(fact)
     drop_castling_rights(s, color, sq)
     drop_ep_targets(s, sq)
-    royal_gone(_Shim(s), color, "its last royal piece was destroyed")
+    _mover_loses_both(s, color, _mover(s, run))
+    royal_gone(_Shim(s), color, DESTROYED)
     if run is not None:
         run.board_changed = True
     # an aura lives as long as its source: one destroyed after the move's aura

@@ -124,3 +124,38 @@ def test_an_attribute_named_as_a_token_the_rule_set_declares_is_refused_at_attac
     with pytest.raises(ModifierCompositionError, match="glow is the key of a position token"):
         attach(rs, desc(AURA, id="g"), squares=["a1"])
     assert attach(fide_rules(), desc(AURA, id="g"), squares=["a1"]).name.endswith("mod:g")
+
+
+@pytest.mark.parametrize("fen, move", [
+    ("7K/8/8/4r3/3R4/8/8/k7 w - - 0 1", "h8g8"),     # Black's king on the lower square
+    ("k7/8/8/4r3/3R4/8/8/7K w - - 0 1", "h1g1"),     # White's
+    ("7K/8/8/4r3/3R4/8/8/k7 b - - 0 1", "a1b1"),
+    ("k7/8/8/4r3/3R4/8/8/7K b - - 0 1", "a8b8"),
+])
+def test_both_last_royal_pieces_destroyed_by_one_move_lose_for_the_mover(fen, move):
+    # decay takes the last hp of both kings at the end of the turn: the side
+    # that moved loses (as explosive-rook's blast and extinction-chess rule
+    # it), not whichever side's king the hooks reached first by square
+    rs = attach(load("piece-hp"), "decay")
+    g = Game(fen, ruleset=rs)
+    mover = g.turn
+    g.push(move)
+    out = g.outcome()
+    assert out is not None and out.winner == ("black" if mover == "white" else "white"), out
+    assert g.legal_uci() == []
+    g.pop()
+    assert g.outcome() is None and g.fen().startswith(fen.rsplit(" ", 2)[0])
+
+
+@pytest.mark.parametrize("fen, loser", [
+    ("7K/8/8/4r3/3R4/8/8/k7 w - - 0 1", "black"),
+    ("k7/8/8/4r3/3R4/8/8/7K w - - 0 1", "black"),
+    ("7K/8/8/4r3/3R4/8/8/k7 b - - 0 1", "white"),
+    ("k7/8/8/4r3/3R4/8/8/7K b - - 0 1", "white"),
+])
+def test_both_last_royal_pieces_destroyed_at_the_start_lose_for_the_side_not_to_move(fen, loser):
+    # the top-level primitives of a game's start: the side that has just moved
+    # is the side not to move, as extinction-chess reads a loaded position
+    d = desc(add("Hp", -5), appliesTo={"pieceTypes": ["king"]})
+    out = Game(fen, ruleset=attach(load("piece-hp"), d)).outcome()
+    assert out is not None and out.winner != loser and out.winner is not None, out
