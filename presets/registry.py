@@ -183,13 +183,19 @@ def with_requirements(ids: Iterable[str]) -> list[str]:
     metas = {m.id: m for m in all_presets()}
     out: list[str] = []
 
-    def add(i):
+    def add(i, path):
+        if i in path:       # a cycle in requires would be walked for ever
+            names = path[path.index(i):]
+            raise RequirementCycleError("presets require each other in a cycle: "
+                                        + " -> ".join(names + [i]))
         for r in metas[i].requires:
-            add(r)
+            if r not in metas:
+                raise UnknownPresetError(f"preset {i!r} requires {r!r}, which is no preset")
+            add(r, path + [i])
         if i not in out:
             out.append(i)
     for i in ids:
-        add(i)
+        add(i, [])
     return out
 
 

@@ -250,6 +250,23 @@ def test_requirement_cycle_is_refused_and_named(monkeypatch, no_build):
     assert check_composition(["free"]) == ["free"]
 
 
+def test_with_requirements_refuses_a_requirement_cycle(monkeypatch):
+    # its walk followed requires for ever: a RecursionError, not the typed error
+    fake = {
+        "x": _module(_meta("x", requires=["y"])),
+        "y": _module(_meta("y", requires=["x"])),
+        "free": _module(_meta("free")),
+        "lost": _module(_meta("lost", requires=["nowhere"])),
+    }
+    monkeypatch.setattr(registry, "_modules", lambda: fake)
+    with pytest.raises(RequirementCycleError, match="x -> y -> x|y -> x -> y"):
+        with_requirements(["x"])
+    assert with_requirements(["free"]) == ["free"]
+    # (a KeyError, before)
+    with pytest.raises(UnknownPresetError, match="'lost' requires 'nowhere'"):
+        with_requirements(["lost"])
+
+
 def test_contradictory_replacements_are_refused(no_build):
     # king-heals replaces fide.check-resolution; last-piece-standing removes it
     msg = refused(ConflictingPresetsError, "piece-hp", "king-heals", "last-piece-standing")
