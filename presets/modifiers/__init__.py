@@ -297,7 +297,9 @@ def _squares(squares) -> tuple[int, ...]:
                 raise ModifierError(f"{q!r} is not a square") from None
         else:
             raise ModifierError(f"{q!r} is not a square")
-    return tuple(out)
+    # a square named twice ('a1' and 0) is one piece: attached once per mention,
+    # its top-level effects would count twice while its hooks are seeded once
+    return tuple(dict.fromkeys(out))
 
 
 def attach(ruleset, descriptor, squares=None, base_dir=None):
@@ -305,7 +307,7 @@ def attach(ruleset, descriptor, squares=None, base_dir=None):
 
     ``descriptor``: a :class:`Descriptor`, a dict, a gallery name or a JSON file path.
     ``squares``: attach to the pieces standing there when a game starts (names or
-    0..63); None: to the pieces the descriptor's ``appliesTo`` selects. Refusals
+    0..63; a square named twice is attached once); None: to the pieces the descriptor's ``appliesTo`` selects. Refusals
     raise a :class:`ModifierError` and leave ``ruleset`` unchanged.
     """
     checked_ruleset(ruleset, required=True)

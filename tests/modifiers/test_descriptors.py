@@ -153,6 +153,18 @@ def test_attach_from_file_with_base_dir_and_squares_by_index(tmp_path):
     assert attr(g, "e4", "steps") == 1
 
 
+def test_a_square_given_twice_attaches_once():
+    # the descriptor was applied once per mention: its top-level effects counted
+    # twice (Foo 2) while its hooks were seeded once
+    d = desc(add("Foo", 1), trig("on-move", add("Steps", 1)))
+    for squares in (["a1", "a1"], ["a1", 0, "a1"]):
+        g = Game("4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+                 ruleset=attach(fide_rules(), d, squares=squares))
+        assert g.piece_at("a1").values["foo"] == 1
+        g.push("a1a2")
+        assert g.piece_at("a2").values["steps"] == 1
+
+
 def test_applies_to_selects_pieces_without_squares(tmp_path):
     d = desc(trig("on-move", add("Steps", 1)),
              appliesTo={"color": "white", "pieceTypes": ["knight"]})
