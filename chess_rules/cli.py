@@ -37,18 +37,12 @@ from chess_rules.errors import ChessError, quoted
 
 def _parse_config(items: list[str] | None) -> dict:
     """``--config extinction-chess.target_type=knight`` -> {'extinction-chess': {...}}."""
-    out: dict = {}
-    for item in items or []:
-        key, eq, value = item.partition("=")
-        pid, dot, field = key.partition(".")
-        if not eq or not dot:
-            raise ChessError(f"--config {item!r}: expected PRESET.KEY=VALUE")
-        try:
-            parsed = json.loads(value)
-        except json.JSONDecodeError:
-            parsed = value
-        out.setdefault(pid, {})[field] = parsed
-    return out
+    from presets.base import PresetConfigError
+    from presets.registry import parse_config_items
+    try:
+        return parse_config_items(items or [])
+    except PresetConfigError as e:
+        raise ChessError(f"--config {e}") from None
 
 
 def count_arg(text: str) -> int:

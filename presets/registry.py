@@ -411,7 +411,10 @@ def config_text(ruleset: RuleSet) -> str | None:
     items = []
     for pid, settings in ruleset.config.get(PRESET_CONFIG, {}).items():
         for key, value in settings.items():
-            text = value if isinstance(value, str) and _bare(value) else json.dumps(value)
+            # (the items are whitespace apart: compact JSON, its strings' spaces
+            # escaped; json.dumps escapes every other kind of whitespace)
+            text = value if isinstance(value, str) and _bare(value) \
+                else json.dumps(value, separators=(",", ":")).replace(" ", "\\u0020")
             items.append(f"{pid}.{key}={text}")
     return " ".join(items) or None
 
@@ -429,11 +432,17 @@ def _bare(word: str) -> bool:
 
 
 def parse_config_text(text: str) -> dict[str, dict]:
-    """``PRESET.KEY=VALUE`` items, whitespace apart (a value is JSON, or else a bare
-    word), as the ``config`` mapping :func:`load` takes; a malformed item raises
-    :class:`PresetConfigError`."""
+    """``PRESET.KEY=VALUE`` items, whitespace apart, as the ``config`` mapping
+    :func:`load` takes (see :func:`parse_config_items`)."""
+    return parse_config_items(text.split())
+
+
+def parse_config_items(items: Iterable[str]) -> dict[str, dict]:
+    """``PRESET.KEY=VALUE`` items (a value is JSON, or else a bare word: the
+    ``--config`` syntax) as the ``config`` mapping :func:`load` takes; a malformed
+    item raises :class:`PresetConfigError`."""
     out: dict[str, dict] = {}
-    for item in text.split():
+    for item in items:
         key, eq, value = item.partition("=")
         pid, dot, field = key.partition(".")
         if not (eq and dot and pid and field):

@@ -118,6 +118,21 @@ def test_a_default_configuration_writes_no_tag():
     round_trip(g)
 
 
+def test_settings_that_are_no_bare_word_are_written_so_as_to_read_back():
+    # no preset has such a setting yet: a list, a string with spaces or quotes,
+    # or a word JSON reads as something else must still make one item each
+    from presets import load
+    from presets.registry import PRESET_CONFIG, config_text, parse_config_text
+    settings = {"a": [1, "x y"], "b": "two  words", "c": "true", "d": 'say "hi"',
+                "e": {"k": [None, 2.5]}, "f": "plain"}
+    rs = load("monster-rules")
+    rs.config[PRESET_CONFIG] = {"monster-rules": settings}
+    text = config_text(rs)
+    assert len(text.split()) == len(settings), text
+    assert "monster-rules.f=plain" in text.split()
+    assert parse_config_text(text) == {"monster-rules": settings}
+
+
 def test_a_bad_variant_config_tag_is_refused_at_the_tag():
     from chess_rules.errors import PgnError
     for value, why in [("monster-rules.scope=purple", "scope"),

@@ -141,3 +141,13 @@ def test_undo_in_a_turn_of_two_half_moves(capsys):
     assert [line.split(";")[0][-7:-1] for line in lines] == [
         "1 of 2", "2 of 2", "1 of 2", "1 of 2", "2 of 2", "1 of 2"]
     assert lines[0] == lines[3] == lines[5] != lines[2]
+
+
+def test_a_config_item_without_a_preset_or_a_key_is_refused_as_such(capsys):
+    # the CLI reads --config as a PGN's VariantConfig tag is read: an empty preset id
+    # or key is a malformed item, not a preset or setting of that name
+    for item in (".scope=black", "monster-rules.=black", "monster-rules", "scope"):
+        rc, out, err = run(capsys, "moves", "--layout", "monster", "--preset", "monster-rules",
+                           "--config", item)
+        assert (rc, out) == (2, ""), item
+        assert f"--config {item!r}: expected PRESET.KEY=VALUE" in err, err
