@@ -487,6 +487,9 @@ def preset_table() -> list[dict]:
             "description": m.description, "affects": list(m.affects),
             "requires": list(m.requires),
             "incompatible_with": sorted(inc.get(m.id, ())),
+            # why, for each of them (declared on either side of the pair)
+            "incompatible_because": {o: incompatibility_reason(m.id, o)
+                                     for o in sorted(inc.get(m.id, ()))},
             # allowed by the metadata, refused on loading (both rewrite a production)
             "conflicts_with": sorted(conflicts().get(m.id, ())),
             "scope_aware": m.scope_aware, "configurable": m.configurable,

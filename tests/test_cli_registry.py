@@ -34,6 +34,12 @@ def test_presets_json_contract(capsys):
         for other in d["incompatible_with"]:
             peer = next(x for x in data if x["id"] == other)
             assert d["id"] in peer["incompatible_with"], (d["id"], other)
+        # each incompatibility with its reason, the same from either side
+        assert sorted(d["incompatible_because"]) == d["incompatible_with"], d["id"]
+        for other, why in d["incompatible_because"].items():
+            assert isinstance(why, str) and why, (d["id"], other)
+            peer = next(x for x in data if x["id"] == other)
+            assert peer["incompatible_because"][d["id"]] == why, (d["id"], other)
 
 
 def test_presets_table_lists_every_preset(capsys):
