@@ -36,7 +36,11 @@ rank and lets it. The test removes exactly those moves from FSF's list; nothing
 else differs.
 """
 from .base import PresetMeta, ScopeConfig
-from .berolina_pawns import install_berolina
+from .berolina_pawns import META as BEROLINA, install_berolina
+
+# incompatible with what berolina-pawns is, for the same reasons (both rewrite
+# the pawn as it does): only the capture's reason says more
+_AS_BEROLINA = [p for p in BEROLINA.incompatible_with if p != "berolina-pawns-2"]
 
 META = PresetMeta(
     id="berolina-pawns-2", name="Berolina Pawns (Extended)", category="Movement Modifier",
@@ -45,14 +49,9 @@ META = PresetMeta(
     mode="override",
     affects=["fide.pawn-single-push", "fide.pawn-double-push", "fide.pawn-capture",
              "fide.en-passant"],
-    incompatible_with=["berolina-pawns", "double-pawn-sprint", "pawn-diagonal-no-capture",
-                       "knight-immunity"],
+    incompatible_with=["berolina-pawns", *_AS_BEROLINA],
     incompatible_because={
-        "double-pawn-sprint": (
-            "both rewrite the pawn's push: a Berolina pawn pushes diagonally"),
-        "pawn-diagonal-no-capture": (
-            "both rewrite the pawn's moves: a Berolina pawn already pushes "
-            "diagonally and captures straight forward"),
+        **{p: BEROLINA.incompatible_because[p] for p in _AS_BEROLINA},
         "knight-immunity": (
             "both rewrite the pawn's capture (knight-immunity's veto on a bishop "
             "promotion that takes a knight): a Berolina pawn captures straight "

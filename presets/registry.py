@@ -24,6 +24,7 @@ import networkx as nx
 from pydantic import BaseModel, ValidationError
 
 from chess_rules.errors import quoted
+from rete.errors import did_you_mean
 from chess_rules.fide import fide_rules
 from chess_rules.ruleset import RuleSet, checked_ruleset
 
@@ -199,13 +200,15 @@ def with_requirements(ids: Iterable[str]) -> list[str]:
     return out
 
 
+def kebab_suggestion(name: str, known) -> str:
+    """`` (did you mean 'x'?)`` for a misspelt preset id or modifier name: those are
+    lower-case kebab-case, so 'PIECE-HP' or 'piece_hp' means 'piece-hp'."""
+    return did_you_mean(name.lower().replace("_", "-"), known)
+
+
 def _unknown_message(ids) -> str:
     known = list(_modules())
-    parts = []
-    for i in ids:
-        # ids are lower-case kebab-case: 'PIECE-HP' or 'piece_hp' means 'piece-hp'
-        close = difflib.get_close_matches(i.lower().replace("_", "-"), known, n=1)
-        parts.append(quoted(i) + (f" (did you mean {close[0]!r}?)" if close else ""))
+    parts = [quoted(i) + kebab_suggestion(i, known) for i in ids]
     return f"unknown preset {', '.join(parts)}; see 'houserules presets' for the list"
 
 

@@ -212,7 +212,6 @@ stunner, center-bonus, king-row, kamikaze, martyr, the cross-reference recipe
 """
 from __future__ import annotations
 
-import difflib
 import json
 import os
 from pathlib import Path
@@ -276,10 +275,9 @@ def load_descriptor(spec, base_dir=None) -> Descriptor:
         p = GALLERY_DIR / f"{spec}.json"
         if os.path.isfile(p):       # (Path.is_file raises for a name too long)
             return _read(p)
-        # gallery names are lower-case kebab-case, as preset ids
-        close = difflib.get_close_matches(spec.lower().replace("_", "-"), gallery_names(), n=1)
+        from presets.registry import kebab_suggestion     # (gallery names are kebab-case too)
         raise UnknownModifierError(
-            f"unknown modifier {quoted(spec)}" + (f" (did you mean {close[0]!r}?)" if close else "")
+            f"unknown modifier {quoted(spec)}" + kebab_suggestion(spec, gallery_names())
             + "; see 'houserules modifiers list'")
     raise UnknownModifierError(f"expected a descriptor, a gallery name or a file, got {spec!r}")
 
