@@ -115,6 +115,36 @@ class Journal(SessionState):
             self.rollback(mark)
             raise
 
+    @property
+    def open_checkpoints(self) -> int:
+        """How many checkpoints are open (0: no change is being recorded for a
+        rollback, so none can be taken back)."""
+        return len(self._marks)
+
+    def pause_journal(self) -> object:
+        """Stop recording changes for a rollback until :meth:`resume_journal`
+        is given what this returns: for work that leaves working memory as it
+        found it (a request fact asserted, run and retracted), which a
+        rollback need not see. The pair is :meth:`unjournaled` spelt out, for
+        a caller on a hot path (a generator-based context manager costs)."""
+        j = self._journal
+        self._journal = None
+        return j
+
+    def resume_journal(self, paused: object) -> None:
+        """Record changes again as before :meth:`pause_journal` returned ``paused``."""
+        self._journal = paused      # type: ignore[assignment]  # (what pause_journal gave)
+
+    @contextmanager
+    def unjournaled(self):
+        """Changes made inside are not recorded for a rollback (see
+        :meth:`pause_journal`): they must leave working memory as they found it."""
+        paused = self.pause_journal()
+        try:
+            yield self
+        finally:
+            self.resume_journal(paused)
+
     def _undo(self, pos: int) -> None:
         """Undo journal entries from ``pos`` on, newest first."""
         j = self._journal

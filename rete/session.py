@@ -522,6 +522,18 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
 
     # ------------------------------------------------------------ running
 
+    @property
+    def firing(self) -> bool:
+        """Whether a production's action is running now: a caller that is one
+        (a rule's action calling back into what runs the session) must not run
+        the session again."""
+        return self._firing is not None
+
+    @property
+    def halted(self) -> bool:
+        """Whether an action called :meth:`halt` in the current or last run."""
+        return self._halted
+
     def halt(self) -> None:
         """Stop the current run after the firing in progress."""
         self._halted = True
