@@ -107,7 +107,7 @@ def _generate_watched(game) -> dict:
     recorded as refused by that production, with no reason (filled in from its
     doc by the caller). The run is all or nothing, as one run is."""
     s = game.session
-    if s._firing is not None:
+    if s.firing:
         raise ReentrantCallError("legal_moves")
     st = game.state
     stages = game._gen_stages
@@ -136,7 +136,7 @@ def _generate_watched(game) -> dict:
                 for k in keys:
                     if k not in after and refusals.get(k) is was[k]:
                         refusals[k] = (rule, "")        # taken away with no word
-                if s._halted:
+                if s.halted:
                     break
     finally:
         s.trace_enabled = traced

@@ -465,7 +465,7 @@ def fide_minor_types(ruleset) -> set[str]:
 
 def threefold(ctx, status):
     game = ctx.session.chess.game
-    if game is not None and game.repetitions() >= 3:
+    if game is not None and game.tracks_repetitions and game.repetitions() >= 3:
         ctx.assert_logical("result", winner="draw", reason="threefold repetition")
 
 

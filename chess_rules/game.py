@@ -67,6 +67,15 @@ class Outcome:
         scores: dict[str | None, str] = {"white": "1-0", "black": "0-1"}
         return scores.get(self.winner, "1/2-1/2")
 
+    @classmethod
+    def from_fact(cls, fact) -> "Outcome":
+        """The outcome a ``result`` fact records (its rule: the production
+        that asserted it, if one did)."""
+        v = fact.values
+        w = v["winner"]
+        origin = fact.origin[0] if fact.origin else None
+        return cls(None if w in ("draw", None) else w, v["reason"], origin)
+
 
 def _uci_of(move) -> str:
     """A :class:`Move`'s UCI, or UCI text normalised (MoveParseError if it is neither)."""
@@ -87,12 +96,18 @@ class Game:
     Making one: ``Game(fen, ruleset=, presets=, config=)``, ``from_fen``,
     ``from_pgn``, ``copy``. Position: ``fen()``, ``board_fen()``, ``turn``,
     ``piece_at``, ``pieces``, ``castling_rights``, ``ep_squares``,
-    ``parse_position``, ``str(game)``. Moves: ``legal_moves``, ``legal_uci``,
-    ``is_legal``, ``push``, ``push_san``, ``pop``, ``move_stack``, ``san``,
-    ``parse_san``, ``pgn``. Verdicts: ``is_check``, ``is_checkmate``,
-    ``is_stalemate``, ``outcome``, ``outcome_if_decided``, ``is_game_over``,
-    ``repetitions``. The engine's word: ``explain``, ``rules``, ``perft``,
-    ``perft_divide``.
+    ``parse_position``, ``str(game)``, ``halfmove_clock``, ``fullmove_number``,
+    ``half_moves_in_turn``, ``starting_fen``. Moves: ``legal_moves``,
+    ``legal_uci``, ``is_legal``, ``push``, ``push_san``, ``pop``, ``move_stack``,
+    ``movers``, ``san``, ``parse_san``, ``pgn``. Verdicts: ``is_check``,
+    ``is_checkmate``, ``is_stalemate``, ``outcome``, ``outcome_if_decided``,
+    ``is_game_over``, ``repetitions``. The engine's word: ``explain``, ``rules``,
+    ``perft``, ``perft_divide``.
+
+    A class that plays a variant overrides the hooks ``refuses_ruleset``,
+    ``illegal_move_error``, ``nothing_to_take_back_error`` and
+    ``tracks_repetitions``, and works on the session through ``request``,
+    ``guarded``, ``generate_moves`` and ``reload`` (docs/architecture.md).
 
     As python-chess's ``Board``, a game is not thread-safe: use one game from
     one thread at a time (separate games, on as many threads as you like, share
@@ -104,8 +119,9 @@ class Game:
     tree, ``perft`` or ``san``, takes back its moves), never in between.
     """
 
-    #: whether the class plays a Dice Chess rule set (DiceGame does)
-    _plays_dice = False
+    #: whether positions are remembered for the repetition rules (a variant
+    #: without them, such as Dice Chess, sets it False: no key is kept)
+    tracks_repetitions = True
 
     def __init__(self, fen: str | None = None, ruleset: RuleSet | None = None,
                  presets=(), config=None, position=None):
@@ -115,11 +131,9 @@ class Game:
         elif presets or config:
             raise ChessError("give presets (and their config) or a ruleset, not both: load "
                              "the presets onto it with presets.load(..., base=ruleset)")
-        if ruleset.config.get("dice") and not self._plays_dice:
-            # its positions carry dice (DFEN) and its turns are rolls and
-            # micro-moves: a plain Game would read no dice and move nothing
-            raise ArgumentError("a Dice Chess rule set (dice.dice_rules) is played with "
-                                "dice.DiceGame, on DFEN positions")
+        refusal = self.refuses_ruleset(ruleset)
+        if refusal:
+            raise ArgumentError(refusal)
         # the game's own copy: a rule set edited after the game was made changes
         # neither the compiled game nor what it says about itself (rules, pgn, copy)
         ruleset = ruleset.copy()
@@ -149,7 +163,7 @@ class Game:
         self._extended_key = bool(
             ruleset.presets or ruleset.config.get("position-tokens")
             or any(sl not in BASE_PIECE_SLOTS for sl in ruleset.templates["piece"].slots)
-            or any(o not in ("fide", "dice") for o in ruleset.origin.values()))
+            or any(o != "fide" for o in ruleset.origin.values()))
         # facts of templates a rule set declares (a rule file's checks-given
         # counter) are part of the position: two positions that differ in them
         # are not a repetition. Those a position token writes already
@@ -206,6 +220,91 @@ class Game:
         from .position import parse_position
         return parse_position(text, self.ruleset)
 
+    # ------------------------------------------------------------ hooks for variants
+    # (a class of Game that plays a variant overrides these: DiceGame does)
+
+    @classmethod
+    def refuses_ruleset(cls, ruleset: RuleSet) -> str | None:
+        """Why this class does not play ``ruleset``, or None when it does. A rule
+        set that must be played by a class of its own names it in
+        ``config['played-with']`` (Dice Chess: ``dice.DiceGame``, whose
+        positions carry dice); such a class overrides this hook to take it."""
+        played_with = ruleset.config.get("played-with")
+        if played_with:
+            return f"this rule set is played with {played_with}"
+        return None
+
+    def illegal_move_error(self, uci: str, reason: str, rule: str | None) -> ChessError:
+        """The error :meth:`push` raises for ``uci``, a move that is not legal
+        (``reason`` and ``rule`` as :meth:`explain` gives them)."""
+        return IllegalMoveError(uci, reason, rule)
+
+    def nothing_to_take_back_error(self) -> ChessError:
+        """The error :meth:`pop` raises when no move is left to take back."""
+        return ChessError("no move to take back")
+
+    # ------------------------------------------------------------ operations for variants
+
+    @contextmanager
+    def request(self, template: str, journaled: bool = False, **values):
+        """A ``template`` fact with ``values`` asserted for the rules to run on
+        (inside the ``with``), retracted afterwards. The run is kept out of the
+        journal, unless ``journaled``: then what it changes in the position
+        (Dice Chess's roll and end of turn) is taken back with the move before
+        it, and the legal moves are worked out again."""
+        with self._request(template, journaled, **values) as f:
+            yield f
+        if journaled:
+            self._legal_cache = None
+
+    @contextmanager
+    def guarded(self):
+        """Run an operation on the session: an error is raised as :meth:`push`
+        raises one (an interrupt that struck half-way rebuilds the game from
+        its start and its moves, so that it is never left in between)."""
+        try:
+            yield
+        except BaseException as e:
+            raise self._failed(e)
+
+    def generate_moves(self) -> dict[str, Move]:
+        """The moves the rules generate now, by UCI, worked out afresh (after
+        facts asserted into the session directly, which the cache of
+        :meth:`legal_moves` does not see)."""
+        return self._generate()
+
+    def reload(self, position) -> None:
+        """Set up another position (text for :meth:`parse_position`, or what it
+        returns) on this game's session, keeping its compiled network.
+
+        Every fact goes and the position is loaded as at construction, without
+        compiling the rule set again. A bad position raises before anything
+        changes, and one the rule set's setup refuses leaves the game as it
+        was. Refused while a move is on the stack (the game would lose its
+        history)."""
+        pos = self.parse_position(position) if isinstance(position, str) else position
+        s = self.session
+        if s.firing:
+            raise ReentrantCallError("reload")
+        if self._stack or s.open_checkpoints:
+            raise ChessError("reload() needs a game with no move to take back")
+        # all or nothing: a position the rule set's setup refuses (its rules
+        # break the game fact, say) leaves the old one standing
+        old = self._start_fen, self._history, self._legal_cache
+        try:
+            with s.transaction():
+                for f in list(s.facts.values()):
+                    if f.alive:
+                        s.retract(f)
+                self._load(pos)
+            self._ep_pending = False
+            self._legal_cache = None
+        except BaseException as e:
+            # (_load set the new start position before it was done: the old
+            # game's, for the session rolled back or rebuilt from it)
+            self._start_fen, self._history, self._legal_cache = old
+            raise self._failed(e)
+
     def _load(self, pos) -> None:
         s = self.session
         rs = self.ruleset
@@ -245,13 +344,36 @@ class Game:
         self._check_game_fact()
         self._start_fen = self.fen()
         self._history = []
-        self._push_key()
+        if self.tracks_repetitions:
+            self._push_key()
 
     # ------------------------------------------------------------ reading the position
 
     @property
     def turn(self) -> str:
         return self._game_fact().values["turn"]
+
+    @property
+    def halfmove_clock(self) -> int:
+        """Half-moves since the last capture or pawn move (the fifty-move rule's count)."""
+        return self._game_fact().values["halfmove"]
+
+    @property
+    def fullmove_number(self) -> int:
+        """The number of the full move, 1 at the start, counted up after Black's turn."""
+        return self._game_fact().values["fullmove"]
+
+    @property
+    def half_moves_in_turn(self) -> int:
+        """How many half-moves the side to move has made in its turn (0 at its
+        start; more under a preset of several moves a turn, such as double-move)."""
+        return self._game_fact().values.get("half", 0) or 0
+
+    @property
+    def starting_fen(self) -> str:
+        """The position the game started from (before the moves of :attr:`move_stack`)."""
+        assert self._start_fen is not None     # (set as the game is made)
+        return self._start_fen
 
     def _game_fact(self):
         games = self.session.by_template.get("game")
@@ -364,7 +486,7 @@ class Game:
         kept out of the journal, unless ``journaled``: then what it changes (Dice
         Chess's roll and end of turn) is taken back with the move before it."""
         s = self.session
-        with (nullcontext() if journaled else _unjournaled(s)):
+        with (nullcontext() if journaled else s.unjournaled()):
             f = s.assert_fact(template, values)
             try:
                 yield f
@@ -373,7 +495,7 @@ class Game:
                     s.retract(f)
 
     def _generate(self) -> dict[str, Move]:
-        if self.session._firing is not None:
+        if self.session.firing:
             raise ReentrantCallError("legal_moves")
         st = self.state
         st.candidates = {}
@@ -382,10 +504,9 @@ class Game:
         # perft, where the generator-based context manager cost 3.5% of a Dice
         # Chess tree's instructions
         s = self.session
-        j = s._journal
+        j = s.pause_journal()
         f = None
         try:
-            s._journal = None
             f = s.assert_fact("movegen", {"color": self.turn})
             s.run(stages=self._gen_stages, max_firings=self.max_firings)
         finally:
@@ -393,7 +514,7 @@ class Game:
                 if f is not None and f.alive:
                     s.retract(f)
             finally:
-                s._journal = j
+                s.resume_journal(j)
         cands = st.settle()
         st.candidates = {}
         return cands
@@ -419,17 +540,22 @@ class Game:
         return [m.uci() for m in self._legal()]
 
     def _find(self, move) -> Move:
+        legal = self._legal()
+        if move.__class__ is Move:
+            for m in legal:
+                if m is move:       # (one of legal_moves(): a tree walk's, at each node)
+                    return m
         u = _uci_of(move)
-        for m in self._legal():
+        for m in legal:
             if m.uci() == u:
                 return m
         ex = self.explain(u)
-        raise IllegalMoveError(u, ex.reason, ex.rule)
+        raise self.illegal_move_error(u, ex.reason, ex.rule)
 
     def push(self, move) -> Move:
         """Play a move (UCI text or :class:`Move`). An illegal move raises
         :class:`IllegalMoveError` saying why, and the game is unchanged."""
-        if self.session._firing is not None:
+        if self.session.firing:
             raise ReentrantCallError("push")
         m = self._find(move)
         self._play(m)
@@ -437,9 +563,12 @@ class Game:
 
     def _play(self, m: Move) -> None:
         try:
-            self._resolve_ep()          # (the key of the position the move leaves)
-            self._make(m)
-            self._push_key()
+            if self.tracks_repetitions:
+                self._resolve_ep()      # (the key of the position the move leaves)
+                self._make(m)
+                self._push_key()
+            else:
+                self._make(m)
         except BaseException as e:
             raise self._failed(e)
 
@@ -447,7 +576,7 @@ class Game:
         """Play ``m`` through the move stages and stack it for :meth:`pop`
         (everything a move does, but the repetition key)."""
         s = self.session
-        if s._firing is not None:
+        if s.firing:
             raise ReentrantCallError("push")
         # (the old position's moves: gone before the move's rules run, so that
         # none of them is read as the new position's)
@@ -463,12 +592,8 @@ class Game:
                 # the event fact came after the checkpoint, so rollback need not see
                 # it go: keeping its retraction out of the journal spares pop()
                 # putting it back into the network only to take it out again
-                j = s._journal
-                try:
-                    s._journal = None
+                with s.unjournaled():
                     s.retract(f)
-                finally:
-                    s._journal = j
         except BaseException:
             s.rollback(mark)
             self._legal_cache = None
@@ -495,8 +620,8 @@ class Game:
     def pop(self) -> Move:
         """Take back the last move."""
         if not self._stack:
-            raise self._nothing_to_take_back()
-        if self.session._firing is not None:
+            raise self.nothing_to_take_back_error()
+        if self.session.firing:
             raise ReentrantCallError("pop")
         try:
             mark, m, _ = self._stack.pop()
@@ -508,9 +633,6 @@ class Game:
         except BaseException as e:
             raise self._failed(e)
         return m
-
-    def _nothing_to_take_back(self) -> ChessError:
-        return ChessError("no move to take back")
 
     def _failed(self, e: BaseException) -> BaseException:
         """An operation on the session raised ``e``: the exception to raise.
@@ -551,6 +673,10 @@ class Game:
     def move_stack(self) -> list[Move]:
         return [m for _, m, _ in self._stack]
 
+    def movers(self) -> list[str]:
+        """The colour that played each move of :attr:`move_stack`, in order."""
+        return [color for _, _, color in self._stack]
+
     # ------------------------------------------------------------ results
 
     def outcome(self) -> Outcome | None:
@@ -560,7 +686,7 @@ class Game:
         if done:
             return _outcome(done[0])
         n = len(self._legal())
-        if s._firing is not None:
+        if s.firing:
             raise ReentrantCallError("outcome")
         try:
             with self._request("status", color=self.turn, moves=n, check=self.is_check()):
@@ -619,7 +745,11 @@ class Game:
             f"and the rules' preset ids (ruleset.presets), and make the game again")
 
     def repetitions(self) -> int:
-        """How many times the current position has occurred (this time included)."""
+        """How many times the current position has occurred (this time included).
+        A class that keeps no record (``tracks_repetitions`` False) refuses."""
+        if not self.tracks_repetitions:
+            raise ChessError(f"a {type(self).__name__} keeps no record of positions "
+                             f"(tracks_repetitions is False)")
         self._resolve_ep()      # (and the key worked out)
         cur = self._history[-1]
         return sum(1 for k in self._history if k == cur)
@@ -835,8 +965,8 @@ class Game:
             tags["Variant"] = ", ".join(self.ruleset.presets)
             # settings other than the defaults: without them the moves would be
             # read back under other rules (monster-rules' scope)
-            from presets.registry import config_text
-            settings = config_text(self.ruleset)
+            from .rule_source import rule_source
+            settings = rule_source().config_text(self.ruleset)
             if settings:
                 tags.setdefault("VariantConfig", settings)
         return game_to_pgn(tags, sans, result, start, movers)
@@ -869,17 +999,6 @@ def _interrupt_in(e: BaseException) -> BaseException | None:
     return None
 
 
-@contextmanager
-def _unjournaled(session):
-    """Net-zero work (a request asserted, run and retracted) kept out of the journal."""
-    j = session._journal
-    session._journal = None
-    try:
-        yield
-    finally:
-        session._journal = j
-
-
 def start_fen(ruleset) -> str:
     """Where a game under ``ruleset`` starts when no position is given: the rule
     set's own ``config['start-fen']`` (a variant with a layout of its own:
@@ -889,10 +1008,7 @@ def start_fen(ruleset) -> str:
 
 
 def _outcome(fact) -> Outcome:
-    v = fact.values
-    w = v["winner"]
-    origin = fact.origin[0] if fact.origin else None
-    return Outcome(None if w in ("draw", None) else w, v["reason"], origin)
+    return Outcome.from_fact(fact)
 
 
 def _square(square) -> int:
@@ -910,8 +1026,7 @@ def _square(square) -> int:
 
 def _default_ruleset(presets=(), config=None) -> RuleSet:
     if presets or config:
-        from presets import load        # (config for no preset is refused there)
-        from presets.registry import _id_list
-        return load(*_id_list(presets), config=config)
+        from .rule_source import preset_ruleset
+        return preset_ruleset(presets, config)
     from .fide import fide_rules
     return fide_rules()

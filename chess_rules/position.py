@@ -152,8 +152,11 @@ def _whose_key(key: str) -> str:
     if key == "mod":
         return ("; mod: is written under custom modifiers: read the position with the "
                 "same modifiers attached")
-    from presets.registry import position_keys
-    owners = position_keys().get(key)
+    from .rule_source import NoRuleSourceError, rule_source
+    try:
+        owners = rule_source().position_key_owners(key)
+    except NoRuleSourceError:
+        return ""
     if not owners:
         return ""
     return (f"; {key}: is written under preset {' or '.join(map(repr, owners))}: read the "

@@ -64,8 +64,8 @@ def variant_presets(pgn: PgnGame) -> list[str]:
     if value is None or value.strip().lower() in STANDARD_VARIANTS:
         return []
     ids = [v.strip() for v in value.split(",") if v.strip()]
-    from presets.registry import all_presets
-    known = {m.id for m in all_presets()}
+    from .rule_source import rule_source
+    known = rule_source().known_ids()
     for i in ids:
         if i not in known:
             line, column = pgn.tag_positions["Variant"]
@@ -78,11 +78,10 @@ def variant_presets(pgn: PgnGame) -> list[str]:
 def variant_config(pgn: PgnGame) -> dict[str, dict]:
     """The presets' settings the ``VariantConfig`` tag gives (``monster-rules.scope=
     black``, as :meth:`Game.pgn` writes those that differ from the defaults)."""
-    from presets.base import PresetConfigError
-    from presets.registry import parse_config_text
+    from .rule_source import rule_source
     try:
-        return parse_config_text(pgn.tags["VariantConfig"])
-    except PresetConfigError as e:
+        return rule_source().parse_config_text(pgn.tags["VariantConfig"])
+    except ChessError as e:
         line, column = pgn.tag_positions["VariantConfig"]
         raise PgnError(f"VariantConfig: {e}", line, column, pgn.source) from None
 
@@ -103,14 +102,14 @@ def start(pgn: PgnGame, presets=None, ruleset=None, config=None, game_class=None
         if tagged:
             config = variant_config(pgn)
         if ids or config:
-            from presets import load
-            from presets.base import PresetConfigError
+            from .rule_source import rule_source
+            source = rule_source()
             try:
-                ruleset = load(*ids, config=config)
+                ruleset = source.load(ids, config)
             except ChessError as e:
                 if not ids:
                     raise
-                if tagged and isinstance(e, PresetConfigError):
+                if tagged and source.is_config_error(e):
                     line, column = pgn.tag_positions["VariantConfig"]
                     raise PgnError(f"VariantConfig {pgn.tags['VariantConfig']!r}: {e}",
                                    line, column, pgn.source) from e

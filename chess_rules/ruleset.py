@@ -12,7 +12,7 @@ True
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Protocol
 
 from rete import Production, Rule, Session, Template
 from rete.errors import CompileError, StageCycleError, did_you_mean
@@ -25,9 +25,14 @@ from .schema import STAGES, TEMPLATES
 from .topology import Plain
 
 if TYPE_CHECKING:
-    from dice.engine import RandomSource
-
     from .state import ChessState
+
+
+class RandomSource(Protocol):
+    """Where a rule that draws gets its numbers (a Dice Chess roll's faces): a
+    :class:`random.Random`, or any object with its ``randint``."""
+
+    def randint(self, a: int, b: int) -> int: ...
 
 
 class ChessSession(Session):
@@ -37,9 +42,9 @@ class ChessSession(Session):
 
     #: the position, kept in step with working memory (a Game's ChessState sets it)
     chess: ChessState
-    #: the random source of the Dice Chess roll being made (dice.DiceGame.roll),
-    #: None once it is made
-    dice_rng: RandomSource | None
+    #: the random source of the draw being made (a Dice Chess roll:
+    #: dice.DiceGame.roll), None once it is made
+    rng: RandomSource | None
 
 
 class RuleSetError(ChessError):

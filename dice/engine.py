@@ -12,19 +12,20 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 from functools import lru_cache
-from typing import Protocol, cast
+from typing import cast
 
 from rete.errors import ActionError, ReteError
 from rete.model import AssertFact, as_production
 
-from chess_rules.errors import (ArgumentError, ChessError, IllegalMoveError, MoveParseError,
+from chess_rules.errors import (ArgumentError, ChessError, MoveParseError,
                                 ReentrantCallError, quoted)
 from chess_rules.explain import castling_squares
-from chess_rules.game import Explanation, Game, _default_ruleset
+from chess_rules.game import Explanation, Game, Outcome
+from chess_rules.rule_source import preset_ruleset
 from chess_rules.moves import Move
 from chess_rules.notation import parse_uci
 from chess_rules.position import extended_suffix
-from chess_rules.ruleset import RuleSet, checked_ruleset
+from chess_rules.ruleset import RandomSource, RuleSet, checked_ruleset
 from chess_rules.squares import PIECE_LETTER, SQUARE_NAMES, WHITE
 
 from .dfen import TYPE_FACE, DfenPosition, parse_dfen
@@ -113,10 +114,15 @@ class DiceGame(Game):
     ``is_game_over`` (a king taken or a preset's ending; no draws);
     ``is_stalemate`` is always False.
     ``copy`` replays the rolls and ends of turn too; ``explain`` names
-    ``dice.die-filter`` for a piece without its die.
+    ``dice.die-filter`` for a piece without its die. Game's hooks for a variant:
+    ``refuses_ruleset`` takes a Dice Chess rule set, ``illegal_move_error``
+    refuses with the classes :func:`dice.apply_move` uses,
+    ``nothing_to_take_back_error`` speaks of micro-moves, and
+    ``tracks_repetitions`` is False.
     """
 
-    _plays_dice = True
+    #: Dice Chess has no repetition rule: no position key is kept
+    tracks_repetitions = False
 
     def __init__(self, dfen: str | DfenPosition | None = None, ruleset: RuleSet | None = None,
                  presets=(), config=None):
@@ -126,7 +132,7 @@ class DiceGame(Game):
                 raise ChessError("give presets (and their config) or a ruleset, not both: "
                                  "load the presets onto it with "
                                  "presets.load(..., base=ruleset)")
-            ruleset = _default_ruleset(presets, config)
+            ruleset = preset_ruleset(presets, config)
         ruleset = as_dice_rules(checked_ruleset(ruleset, presets_kw=True))
         if dfen is None:
             from .dfen import START_DFEN
@@ -137,7 +143,6 @@ class DiceGame(Game):
         #: builder take two orders of a pair of micro-moves as one position
         self.plain_dice = is_plain_dice(ruleset)
         super().__init__(ruleset=ruleset, position=pos)
-        self._history = []
         self._phases: list[tuple] = []
         self._full_key = not self.plain_dice and (
             bool(ruleset.presets) or set(ruleset.templates) != set(base.templates)
@@ -148,11 +153,11 @@ class DiceGame(Game):
         again, and between them the rolls and ends of turn that were made (with
         the same dice), so the copy stands where this game stands and ``pop``
         takes back the same micro-moves."""
-        g = type(self)(self._start_fen, self.ruleset)
+        g = type(self)(self.starting_fen, self.ruleset)
         g.max_firings = self.max_firings
         phases = [p for p in self._phases if self._phase_stands(p)]
         i = 0
-        for k, entry in enumerate(self._stack + [None]):
+        for k, move in enumerate(self.move_stack + [None]):
             while i < len(phases) and phases[i][0] == k:
                 _, _, kind, faces = phases[i]
                 if kind == "roll":
@@ -160,8 +165,8 @@ class DiceGame(Game):
                 else:
                     g.run_end_turn()
                 i += 1
-            if entry is not None:
-                g._play(g._find(entry[1].uci()))
+            if move is not None:
+                g.push(move.uci())
         return g
 
     def _phase_stands(self, phase) -> bool:
@@ -169,47 +174,27 @@ class DiceGame(Game):
         micro-moves that are on the stack now (``pop`` takes back what came after
         the micro-move it takes back)."""
         n, top = phase[0], phase[1]
-        return n <= len(self._stack) and (n == 0 or self._stack[n - 1] is top)
+        stack = self.move_stack
+        return n <= len(stack) and (n == 0 or stack[n - 1] is top)
 
     def _note_phase(self, kind: str, faces: tuple = ()) -> None:
         """Record a roll or an end of turn (which the move stack does not hold)
         for :meth:`copy`, after the micro-moves on the stack now."""
         self._phases = [p for p in self._phases if self._phase_stands(p)]
-        self._phases.append((len(self._stack), self._stack[-1] if self._stack else None,
-                             kind, faces))
+        stack = self.move_stack
+        self._phases.append((len(stack), stack[-1] if stack else None, kind, faces))
 
     def reload(self, dfen: str | DfenPosition) -> None:
-        """Set up another position on this game's session, keeping its network.
-
-        Every fact goes and the position is loaded as at construction, without
-        compiling the rule set again (what :func:`dice.turn_tree` does between
-        trees). A bad DFEN raises before anything changes, and a position the
-        rule set's setup refuses leaves the game as it was. Refused while a move
-        is on the stack (the game would lose its history)."""
+        """Set up another position on this game's session, keeping its network
+        (:meth:`Game.reload`; what :func:`dice.turn_tree` does between trees).
+        Refused (:class:`DiceError`) while a move is on the stack."""
         pos = dfen if isinstance(dfen, DfenPosition) else parse_dfen(dfen, self.ruleset)
-        s = self.session
-        if s._firing is not None:
+        if self.session.firing:
             raise ReentrantCallError("reload")
-        if self._stack or s._marks:
+        if self.move_stack or self.session.open_checkpoints:
             raise DiceError("reload() needs a game with no move to take back")
-        # all or nothing: a position the rule set's setup refuses (its rules
-        # break the game fact, say) leaves the old one standing
-        old = self._start_fen, self._history, self._phases, self._legal_cache
-        try:
-            with s.transaction():
-                for f in list(s.facts.values()):
-                    if f.alive:
-                        s.retract(f)
-                self._load(pos)
-            self._ep_pending = False
-            self._legal_cache = None
-            self._history = []          # no repetition in Dice Chess (as in __init__)
-            self._phases = []
-        except BaseException as e:
-            # (_load set the new start position before it was done: the old
-            # game's, for the session rolled back or rebuilt from it)
-            self._start_fen, self._history, self._phases, self._legal_cache = old
-            raise self._failed(e)
+        super().reload(pos)
+        self._phases = []
 
     # ------------------------------------------------------------ parsing / output
 
@@ -233,11 +218,10 @@ class DiceGame(Game):
     def dfen(self) -> str:
         """The position as DFEN, followed by the ``key:value`` tokens of a preset's
         state that FEN cannot carry (none under plain Dice Chess)."""
-        g = self._game_fact().values
         eps = self.ep_squares()
         ep = "".join(SQUARE_NAMES[e] for e in eps) or "-"
-        return (f"{self.board_fen()} {'w' if g['turn'] == WHITE else 'b'} "
-                f"{self.castling_rights()} {ep} {g['halfmove']} {g['fullmove']} "
+        return (f"{self.board_fen()} {'w' if self.turn == WHITE else 'b'} "
+                f"{self.castling_rights()} {ep} {self.halfmove_clock} {self.fullmove_number} "
                 f"{self.dice_letters()}{extended_suffix(self, eps)}")
 
     def fen(self, en_passant: str | None = None) -> str:
@@ -282,11 +266,10 @@ class DiceGame(Game):
         the one production that asserts a result with that reason (a king
         captured: ``dice.king-capture``; a first promotion), else None (an
         ending a function decides on an event, such as explosive-rook's blast)."""
-        from chess_rules.game import _outcome
         res = self.session.facts_of("result")
         if not res:
             return None
-        out = _outcome(res[0])
+        out = Outcome.from_fact(res[0])
         if out.rule is None:
             out = replace(out, rule=self._deciding_rule(res[0]))
         return out
@@ -303,7 +286,7 @@ class DiceGame(Game):
         """The production of the ``result`` stage that, the result taken away,
         asserts the same one again on this position; the game is left as it was."""
         s = self.session
-        if s._firing is not None:
+        if s.firing:
             return None         # (from a rule's action: the session is not ours to run)
         want = (result.values["winner"], result.values["reason"])
         mark = s.checkpoint()
@@ -343,27 +326,24 @@ class DiceGame(Game):
 
     # ------------------------------------------------------------ micro-moves
 
-    def _play(self, m: Move) -> None:
-        # no repetition history in Dice Chess: no position key to push
-        try:
-            self._make(m)
-        except BaseException as e:
-            raise self._failed(e)
+    @classmethod
+    def refuses_ruleset(cls, ruleset: RuleSet) -> str | None:
+        """None for a Dice Chess rule set (every rule set a DiceGame is given is
+        made one, :func:`as_dice_rules`)."""
+        return None if ruleset.config.get("dice") else super().refuses_ruleset(ruleset)
 
-    def _find(self, move) -> Move:
-        """As :meth:`Game._find`, refusing with the classes :func:`dice.apply_move`
-        uses, so that a caller catches the same refusal from either: the game over
+    def illegal_move_error(self, uci: str, reason: str, rule: str | None) -> ChessError:
+        """The classes :func:`dice.apply_move` refuses with, so that a caller
+        catches the same refusal from either: the game over
         (:class:`GameOverError`), no die (:class:`NoDieError`), else
         :class:`NotLegalMoveError` (the Maximum Micro-moves Rule is the turn
         tree's, not a micro-move's: ``push`` does not apply it)."""
-        try:
-            return super()._find(move)
-        except IllegalMoveError as e:
-            cls = (GameOverError if self.is_game_over() else
-                   NoDieError if e.rule == "dice.die-filter" else NotLegalMoveError)
-            raise cls(e.move, e.reason, e.rule) from None
+        cls = (GameOverError if self.is_game_over() else
+               NoDieError if rule == "dice.die-filter" else NotLegalMoveError)
+        return cls(uci, reason, rule)
 
-    def _nothing_to_take_back(self) -> DiceError:
+    def nothing_to_take_back_error(self) -> DiceError:
+        """What :meth:`pop` raises with no micro-move on the stack."""
         return DiceError("no micro-move to take back")
 
     def micro_moves(self) -> list[tuple[str, tuple[str, ...], bool, Move]]:
@@ -374,7 +354,7 @@ class DiceGame(Game):
         types, colors, royal = st.types, st.colors, st.royal
         turn = self.turn
         out = []
-        for m in self._legal():
+        for m in self.legal_moves():
             kind = m.kind
             frm_type = types[m.frm] or m.piece
             v = m.victim
@@ -442,7 +422,8 @@ class DiceGame(Game):
                 # (a rule set's own piece type has no face: the die is make-believe anyway)
                 s.assert_fact("die", type=t, face=TYPE_FACE.get(t, 0), index=top + 1 + i)
             ex = super().explain(uci)
-            freed = ex.legal or any(k[:4] == uci[:4] and len(k) == 5 for k in self._generate())
+            freed = ex.legal or any(k[:4] == uci[:4] and len(k) == 5
+                                    for k in self.generate_moves())
         finally:
             s.rollback(mark)
         return ex, freed
@@ -487,24 +468,23 @@ class DiceGame(Game):
             raise RollError(f"the game is over ({self.over_text()})")
         if self.dice():
             raise RollError(f"the dice are already rolled ({self.dice_letters()} left)")
-        if self.session._firing is not None:
+        if self.session.firing:
             raise ReentrantCallError("roll")
-        self.session.dice_rng = rng
+        self.session.rng = rng
         try:
-            with self._request("roll", journaled=True, color=self.turn):
-                self.session.run(stages=("roll",), max_firings=self.max_firings)
-            self._legal_cache = None
-            # (noted inside the try: a roll made is one copy() and _rebuild replay)
-            self._note_phase("roll", tuple(f.values["face"] for f in self.dice_facts()))
-        except BaseException as e:
-            failed = self._failed(e)
-            if isinstance(failed, ActionError) and isinstance(failed.cause, RollError):
+            with self.guarded():
+                with self.request("roll", journaled=True, color=self.turn):
+                    self.session.run(stages=("roll",), max_firings=self.max_firings)
+                # (noted inside: a roll made is one copy() and a rebuild replay)
+                self._note_phase("roll", tuple(f.values["face"] for f in self.dice_facts()))
+        except ActionError as failed:
+            if isinstance(failed.cause, RollError):
                 # a draw the source got wrong (_CheckedSource): the roll's refusal,
                 # the run undone by the engine
                 raise failed.cause from None
-            raise failed
+            raise
         finally:
-            self.session.dice_rng = None
+            self.session.rng = None
 
     def end_turn(self) -> None:
         """End the turn, as :func:`dice.end_turn` does: refused
@@ -512,7 +492,7 @@ class DiceGame(Game):
         once the game is over, the game left as it was."""
         if self.is_game_over():
             raise EndTurnError("game-over", f"the game is over ({self.over_text()})")
-        if self._legal():
+        if self.legal_moves():
             from .turns import turn_tree
             first = turn_tree(self.dfen(), None if self.plain_dice else self.ruleset).first()
             raise EndTurnError("moves-left", "a legal micro-move is left: " + ", ".join(first))
@@ -520,22 +500,12 @@ class DiceGame(Game):
 
     def run_end_turn(self) -> None:
         """The ``end-turn`` stage, unchecked (:meth:`end_turn` checks first)."""
-        if self.session._firing is not None:
+        if self.session.firing:
             raise ReentrantCallError("run_end_turn")
-        try:
-            with self._request("end-turn", journaled=True, color=self.turn):
+        with self.guarded():
+            with self.request("end-turn", journaled=True, color=self.turn):
                 self.session.run(stages=("end-turn",), max_firings=self.max_firings)
-            self._legal_cache = None
             self._note_phase("end-turn")
-        except BaseException as e:
-            raise self._failed(e)
-
-
-class RandomSource(Protocol):
-    """Where a roll's faces come from: a :class:`random.Random`, or any object
-    with its ``randint``."""
-
-    def randint(self, a: int, b: int) -> int: ...
 
 
 def random_source(rng: RandomSource | int | None) -> RandomSource:

@@ -81,11 +81,11 @@ def move_dice(piece_type: str, kind: str) -> tuple[str, ...]:
 
 
 def roll_dice(ctx, color):
-    """Assert three ``die`` facts, faces from ``session.dice_rng.randint(1, 6)``."""
+    """Assert three ``die`` facts, faces from ``session.rng.randint(1, 6)``."""
     s = ctx.session
-    rng = getattr(s, "dice_rng", None)
+    rng = getattr(s, "rng", None)
     if rng is None:
-        raise ChessError("no random source to roll the dice with (session.dice_rng)")
+        raise ChessError("no random source to roll the dice with (session.rng)")
     for i in range(3):
         face = rng.randint(1, 6)
         ctx.assert_fact("die", type=FACE_TYPE[face], face=face, index=i)
@@ -382,6 +382,10 @@ def dice_rules(base: RuleSet | None = None, gate: bool = True) -> RuleSet:
         _gate_movers(rs)
     rs.setup_hooks.append(setup_dice)
     rs.config["dice"] = True
+    # its positions carry dice (DFEN) and its turns are rolls and micro-moves:
+    # a plain Game would read no dice and move nothing (Game.refuses_ruleset)
+    rs.config["played-with"] = ("dice.DiceGame, on DFEN positions (a Dice Chess rule set, "
+                                "dice.dice_rules)")
     rs.config["strict-ep"] = False
     # a target lives for the opponent's whole turn: a piece may stop on it meanwhile
     rs.config["ep-target-may-be-occupied"] = True

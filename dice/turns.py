@@ -110,7 +110,7 @@ class EngineBackend:
         return bool(self.game.session.by_template.get("result"))
 
     def push(self, m) -> None:
-        self.game._play(m)
+        self.game.push(m)
 
     def pop(self) -> None:
         self.game.pop()

@@ -43,7 +43,7 @@ def main() -> int:
         task = prog.add_task("perft 3", total=len(start.legal_moves()))
         t0 = time.perf_counter()
         for m in list(start.legal_moves()):
-            start._play(m)
+            start.push(m)
             counts[m.uci()] = start.perft(2)
             start.pop()
             prog.advance(task)

@@ -149,7 +149,7 @@ def play(fen: str, ruleset, human: str = "white", seed: int | None = None,
             console.print(f"{turn} has no legal move, and the rules declare no result")
             return 0
         halves = (game.ruleset.config.get("turn-structure") or {}).get(turn, 1)
-        half = game._game_fact().values.get("half", 0) or 0
+        half = game.half_moves_in_turn
         which = f" (half-move {half + 1} of {halves})" if halves > 1 else ""
         console.print(f"{turn} to move{which}; legal: {' '.join(legal)}")
         text = ask("your move (UCI or SAN; 'help' for the commands): ").strip()
@@ -240,13 +240,12 @@ def _played(game: Game, uci: str, console: Console) -> bool:
 def _undo(game: Game, human: str, console: Console) -> bool:
     """Take back to the person's previous move: the bot's replies since, and that move
     (every half-move of it, under a turn of several)."""
-    stack = game._stack             # (checkpoint, move, colour that moved)
-    if not any(color == human for _, _, color in stack):
+    if human not in game.movers():
         console.print("nothing to take back")
         return False
-    while stack[-1][2] != human:
+    while game.movers()[-1] != human:
         game.pop()
-    while stack and stack[-1][2] == human:
+    while game.movers() and game.movers()[-1] == human:
         game.pop()
     console.print("taken back")
     return True

@@ -177,10 +177,10 @@ class PresetRules:
         """The error for a production that is not there: a conflict when a preset
         loaded before this one removed it (the same conflict as two rewrites, found
         in the other order), else the rule set's own complaint."""
-        from .registry import _modules
+        from .catalog import preset_modules
         for verb, n, origin in reversed(self.ruleset.history):
             if n == name and verb == "remove" and origin != self.meta.id:
-                if origin not in _modules():        # the base's own rules removed it
+                if origin not in preset_modules():        # the base's own rules removed it
                     return ConflictingPresetsError(
                         f"preset {self.meta.id!r} rewrites {name!r}, which the base rule "
                         f"set's own rules ({origin}) removed. {redo_hint(origin)}")

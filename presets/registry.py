@@ -1,254 +1,50 @@
-"""The preset registry and composition: load presets by id onto FIDE.
+"""The preset registry: load presets by id onto FIDE.
 
-``load(*ids, config=...)`` checks the whole composition with networkx before
-anything is built — unknown ids, missing requirements, incompatible pairs
-(declared on either side), cycles in ``requires``, two presets rewriting the
-same production — then applies the presets in dependency order to a copy of
-the FIDE rule set.
-
-Adding a preset: write its module (``META`` and ``apply``) and add its name
-to ``PRESET_MODULES``.
+``load(*ids, config=...)`` checks the whole composition before anything is
+built (:mod:`presets.composition`: unknown ids, missing requirements,
+incompatible pairs declared on either side, cycles in ``requires``, two presets
+rewriting the same production), then applies the presets in dependency order
+to a copy of the FIDE rule set. The catalogue of preset modules is
+:mod:`presets.catalog`; the presets as text (``--config``, ``VariantConfig``,
+the ``houserules presets`` table) are :mod:`presets.text`. Their public names
+are re-exported here, where they were first.
 """
 from __future__ import annotations
 
 import difflib
-import importlib
-import itertools
-import json
-from collections import abc
 from functools import lru_cache
-from types import ModuleType
-from typing import Iterable, Mapping
+from typing import Mapping
 
-import networkx as nx
 from pydantic import BaseModel, ValidationError
 
-from chess_rules.errors import quoted
-from rete.errors import did_you_mean
 from chess_rules.fide import fide_rules
 from chess_rules.ruleset import RuleSet, checked_ruleset
 
-from .base import (ConflictingPresetsError, IncompatiblePresetsError, MissingRequirementError,
-                   PresetConfigError, PresetError, PresetMeta, PresetRules,
-                   RequirementCycleError, UnknownPresetError, redo_hint)
+from .base import (ConflictingPresetsError, IncompatiblePresetsError, PresetConfigError,
+                   PresetError, PresetRules,
+                   UnknownPresetError, redo_hint)
+from . import catalog
+from .catalog import (LIBRARY, PRESET_MODULES, PresetImportError, _id_error, all_presets,
+                      get, id_list, kebab_suggestion, preset_modules, unknown_message)
+from .composition import (GEOMETRY_CATEGORY, check_composition, conflicts, incompatibilities,
+                          incompatibility_reason, incompatible_error, requirement_graph,
+                          with_requirements)
+from .text import (PRESET_CONFIG, config_text, parse_config_items, parse_config_text,
+                   preset_table)
 
-PRESET_MODULES: list[str] = [
-    # v1 gallery
-    "pawns_move_backward", "double_pawn_sprint", "pawn_diagonal_no_capture",
-    "knights_leap_twice", "bishops_ignore_color", "rook_warp", "wrap_board", "queen_splits",
-    "king_heals", "explosive_rook", "capture_to_win", "last_piece_standing", "piece_hp",
-    "knight_immunity", "poisoned_squares",
-    # v2 gallery
-    "knightmate_rules", "coregal", "dual_king", "weak_dual_king", "double_move",
-    "monster_rules", "first_promotion_wins", "suicide_chess", "capture_all",
-    "extinction_chess", "berolina_pawns", "berolina_pawns_2", "bouncing_pieces",
-    "bouncing_pieces_2",
+__all__ = [
+    "load", "validate_config", "position_keys", "TOPOLOGY_BOUND", "STEP_TABLES",
+    # re-exported from presets.catalog, presets.composition and presets.text
+    "LIBRARY", "PRESET_MODULES", "PresetImportError", "all_presets", "get", "id_list",
+    "kebab_suggestion", "preset_modules", "unknown_message", "GEOMETRY_CATEGORY",
+    "check_composition", "conflicts", "incompatibilities", "incompatibility_reason",
+    "incompatible_error", "requirement_graph", "with_requirements", "PRESET_CONFIG",
+    "config_text", "parse_config_items", "parse_config_text", "preset_table",
 ]
 
-# board-geometry presets rebuild every movement rule over a new topology; other
-# presets then build on ``rules.topology``, so they are applied first and do not
-# conflict with presets that later rewrite a movement rule
-GEOMETRY_CATEGORY = "Board Geometry"
 #: ``RuleSet.config`` key: the presets (not geometry) that read the board's
 #: topology while they were applied, so built productions on it
 TOPOLOGY_BOUND = "topology-bound"
-#: ``RuleSet.config`` key: each loaded preset's settings that differ from its
-#: defaults (``{'monster-rules': {'scope': 'black'}}``), what a PGN's
-#: ``VariantConfig`` tag writes so that the game reads back under the same rules
-PRESET_CONFIG = "preset-config"
-
-
-@lru_cache(maxsize=None)
-def _modules() -> dict[str, ModuleType]:
-    out = {}
-    for name in PRESET_MODULES:
-        try:
-            mod = importlib.import_module(f"presets.{name}")
-        except ModuleNotFoundError as e:
-            if e.name == f"presets.{name}":
-                continue  # not written yet
-            raise
-        out[mod.META.id] = mod
-    return out
-
-
-def all_presets() -> list[PresetMeta]:
-    """The metadata of every preset, in the registry's order (``PRESET_MODULES``)."""
-    return [m.META for m in _modules().values()]
-
-
-def _id_error(i, in_load: bool = False) -> UnknownPresetError:
-    hint = (": give each id as an argument of its own, load('piece-hp', 'king-heals'), "
-            "or unpack a list, load(*ids)" if in_load and isinstance(i, (list, tuple, set))
-            else "")
-    return UnknownPresetError(f"a preset is named by its id (a string such as 'piece-hp'), "
-                              f"not {i!r}{hint}")
-
-
-def _id_list(ids) -> list[str]:
-    """Preset ids as a list: one id, or an iterable of them (each a string)."""
-    if isinstance(ids, str):
-        ids = [ids]
-    elif isinstance(ids, RuleSet) or not isinstance(ids, abc.Iterable):
-        hint = (": a loaded rule set is given as ruleset=, e.g. "
-                "Game.from_fen(fen, ruleset=rs)" if isinstance(ids, RuleSet) else "")
-        raise UnknownPresetError(f"presets are given by id, one ('piece-hp') or several "
-                                 f"(['piece-hp', 'king-heals']), not {type(ids).__name__}"
-                                 f"{hint}")
-    else:
-        ids = list(ids)
-    for i in ids:
-        if not isinstance(i, str):
-            raise _id_error(i)
-    return ids
-
-
-def get(preset_id: str) -> PresetMeta:
-    """The metadata of one preset; an unknown id raises :class:`UnknownPresetError`
-    (with the closest id, when one is close)."""
-    if not isinstance(preset_id, str):
-        raise _id_error(preset_id)
-    mods = _modules()
-    if preset_id not in mods:
-        raise UnknownPresetError(_unknown_message([preset_id]))
-    return mods[preset_id].META
-
-
-def incompatibilities() -> dict[str, set[str]]:
-    """Incompatibility declared on either side holds both ways."""
-    out: dict[str, set[str]] = {pid: set() for pid in _modules()}
-    for meta in all_presets():
-        for other in meta.incompatible_with:
-            out.setdefault(meta.id, set()).add(other)
-            out.setdefault(other, set()).add(meta.id)
-    return out
-
-
-def incompatibility_reason(a: str, b: str) -> str | None:
-    """Why presets ``a`` and ``b`` cannot be loaded together, as either declares
-    it (``PresetMeta.incompatible_because``); None for a compatible pair."""
-    mods = _modules()
-    for x, y in ((a, b), (b, a)):
-        if x in mods and y in mods[x].META.incompatible_because:
-            return mods[x].META.incompatible_because[y]
-    return None
-
-
-def _incompatible_error(a: str, b: str) -> IncompatiblePresetsError:
-    why = incompatibility_reason(a, b)
-    return IncompatiblePresetsError(f"presets {a!r} and {b!r} are incompatible"
-                                    + (f": {why}" if why else ""))
-
-
-@lru_cache(maxsize=1)
-def conflicts() -> dict[str, frozenset[str]]:
-    """Pairs the metadata allows but loading refuses: both rewrite one production
-    in different ways (:class:`ConflictingPresetsError`). Found by composing
-    every such pair (with its requirements) once."""
-    out: dict[str, set[str]] = {pid: set() for pid in _modules()}
-    mods = _modules()
-    for a, b in itertools.combinations(sorted(mods), 2):
-        ids = list(dict.fromkeys([*mods[a].META.requires, *mods[b].META.requires, a, b]))
-        try:
-            load(*ids)
-        except ConflictingPresetsError:
-            out[a].add(b)
-            out[b].add(a)
-        except PresetError:
-            pass                # incompatible, or a requirement's own trouble
-    return {k: frozenset(v) for k, v in out.items()}
-
-
-def requirement_graph(metas: Iterable[PresetMeta] | None = None) -> nx.DiGraph:
-    """Edges point from a requirement to the preset that needs it."""
-    g = nx.DiGraph()
-    for m in (metas if metas is not None else all_presets()):
-        g.add_node(m.id)
-        for r in m.requires:
-            g.add_edge(r, m.id)
-    return g
-
-
-def with_requirements(ids: Iterable[str]) -> list[str]:
-    """``ids`` and every preset they require, each requirement before the presets
-    that need it: a list :func:`load` takes (it refuses a preset whose
-    requirement is missing). Unknown ids raise :class:`UnknownPresetError`.
-
-    >>> with_requirements(["king-heals", "wrap-board"])
-    ['piece-hp', 'king-heals', 'wrap-board']
-    """
-    ids = _id_list(ids)
-    unknown = [i for i in ids if i not in _modules()]
-    if unknown:
-        raise UnknownPresetError(_unknown_message(unknown))
-    metas = {m.id: m for m in all_presets()}
-    out: list[str] = []
-
-    def add(i, path):
-        if i in path:       # a cycle in requires would be walked for ever
-            names = path[path.index(i):]
-            raise RequirementCycleError("presets require each other in a cycle: "
-                                        + " -> ".join(names + [i]))
-        for r in metas[i].requires:
-            if r not in metas:
-                raise UnknownPresetError(f"preset {i!r} requires {r!r}, which is no preset")
-            add(r, path + [i])
-        if i not in out:
-            out.append(i)
-    for i in ids:
-        add(i, [])
-    return out
-
-
-def kebab_suggestion(name: str, known) -> str:
-    """`` (did you mean 'x'?)`` for a misspelt preset id or modifier name: those are
-    lower-case kebab-case, so 'PIECE-HP' or 'piece_hp' means 'piece-hp'."""
-    return did_you_mean(name.lower().replace("_", "-"), known)
-
-
-def _unknown_message(ids) -> str:
-    known = list(_modules())
-    parts = [quoted(i) + kebab_suggestion(i, known) for i in ids]
-    return f"unknown preset {', '.join(parts)}; see 'houserules presets' for the list"
-
-
-def check_composition(ids: Iterable[str]) -> list[str]:
-    """Refuse a bad combination (typed errors); return the ids in application order."""
-    ids = list(dict.fromkeys(_id_list(ids)))
-    mods = _modules()
-    unknown = [i for i in ids if i not in mods]
-    if unknown:
-        raise UnknownPresetError(_unknown_message(unknown))
-    metas = {i: mods[i].META for i in ids}
-    g = requirement_graph(m.META for m in mods.values())
-    sub = g.subgraph(nx.ancestors(g, ids[0]).union(*[nx.ancestors(g, i) for i in ids]) | set(ids)) \
-        if ids else g
-    try:
-        cycle = nx.find_cycle(sub)
-        names = [a for a, _ in cycle]
-        raise RequirementCycleError("presets require each other in a cycle: "
-                                    + " -> ".join(names + names[:1]))
-    except nx.NetworkXNoCycle:
-        pass
-    for i in ids:
-        missing = [r for r in metas[i].requires if r not in metas]
-        if missing:
-            raise MissingRequirementError(
-                f"preset {i!r} requires {', '.join(repr(m) for m in missing)}; add it: "
-                + " ".join(f"--preset {m}" for m in missing)
-                + " on the command line; in Python, among the ids (presets.with_requirements"
-                  "(ids) adds every requirement)")
-    inc = incompatibilities()
-    for a in ids:
-        for b in ids:
-            if a < b and b in inc.get(a, ()):
-                raise _incompatible_error(a, b)
-    order_graph = nx.DiGraph()
-    order_graph.add_nodes_from(ids)
-    order_graph.add_edges_from((r, i) for i in ids for r in metas[i].requires)
-    # geometry first, then by the order given
-    rank = {i: (0 if metas[i].category == GEOMETRY_CATEGORY else 1, n) for n, i in enumerate(ids)}
-    return list(nx.lexicographical_topological_sort(order_graph, key=lambda i: rank[i]))
 
 
 #: the topology's step and leap tables (chess_rules.topology)
@@ -323,11 +119,11 @@ def load(*ids: str, config: Mapping[str, Mapping] | None = None,
             raise PresetConfigError(
                 f"configuration given for {k!r}, which the base rule set ({rs.name}) has "
                 f"loaded already: give it where that preset is loaded")
-        if isinstance(k, str) and k not in _modules():
+        if isinstance(k, str) and k not in catalog.preset_modules():
             raise PresetConfigError(f"configuration given for {k!r}: "
-                                    + _unknown_message([k]))
+                                    + unknown_message([k]))
         raise PresetConfigError(f"configuration given for {k!r}, which is not loaded")
-    mods = _modules()
+    mods = catalog.preset_modules()
     # a base that has presets already: the new ones compose with them (requirements,
     # incompatibilities, productions both rewrite), and none is loaded twice. A
     # preset a modifier applied (set-board-topology cylinder is wrap-board's rules)
@@ -407,57 +203,6 @@ def load(*ids: str, config: Mapping[str, Mapping] | None = None,
     return rs
 
 
-def config_text(ruleset: RuleSet) -> str | None:
-    """The settings of the rule set's presets that differ from their defaults, as
-    ``PRESET.KEY=VALUE`` items (``monster-rules.scope=black``), one space apart: the
-    ``--config`` syntax, read back by :func:`parse_config_text`; None if none."""
-    items = []
-    for pid, settings in ruleset.config.get(PRESET_CONFIG, {}).items():
-        for key, value in settings.items():
-            # (the items are whitespace apart: compact JSON, its strings' spaces
-            # escaped; json.dumps escapes every other kind of whitespace)
-            text = value if isinstance(value, str) and _bare(value) \
-                else json.dumps(value, separators=(",", ":")).replace(" ", "\\u0020")
-            items.append(f"{pid}.{key}={text}")
-    return " ".join(items) or None
-
-
-def _bare(word: str) -> bool:
-    """Whether a str setting can be written as it is: a word JSON would not read
-    as something else (``true``, ``3``)."""
-    if not word or any(c.isspace() or c in '"\\' for c in word):
-        return False
-    try:
-        json.loads(word)
-    except ValueError:
-        return True
-    return False
-
-
-def parse_config_text(text: str) -> dict[str, dict]:
-    """``PRESET.KEY=VALUE`` items, whitespace apart, as the ``config`` mapping
-    :func:`load` takes (see :func:`parse_config_items`)."""
-    return parse_config_items(text.split())
-
-
-def parse_config_items(items: Iterable[str]) -> dict[str, dict]:
-    """``PRESET.KEY=VALUE`` items (a value is JSON, or else a bare word: the
-    ``--config`` syntax) as the ``config`` mapping :func:`load` takes; a malformed
-    item raises :class:`PresetConfigError`."""
-    out: dict[str, dict] = {}
-    for item in items:
-        key, eq, value = item.partition("=")
-        pid, dot, field = key.partition(".")
-        if not (eq and dot and pid and field):
-            raise PresetConfigError(f"{item!r}: expected PRESET.KEY=VALUE")
-        try:
-            parsed = json.loads(value)
-        except ValueError:
-            parsed = value
-        out.setdefault(pid, {})[field] = parsed
-    return out
-
-
 @lru_cache(maxsize=1)
 def position_keys() -> dict[str, list[str]]:
     """The keys of extended positions each preset writes beyond FIDE's: its piece
@@ -480,23 +225,3 @@ def position_keys() -> dict[str, list[str]]:
     return out
 
 
-def preset_table() -> list[dict]:
-    """The JSON contract of ``houserules presets --json``."""
-    inc = incompatibilities()
-    out = []
-    for m in all_presets():
-        out.append({
-            "id": m.id, "name": m.name, "category": m.category, "mode": m.mode,
-            "description": m.description, "affects": list(m.affects),
-            "requires": list(m.requires),
-            "incompatible_with": sorted(inc.get(m.id, ())),
-            # why, for each of them (declared on either side of the pair)
-            "incompatible_because": {o: incompatibility_reason(m.id, o)
-                                     for o in sorted(inc.get(m.id, ()))},
-            # allowed by the metadata, refused on loading (both rewrite a production)
-            "conflicts_with": sorted(conflicts().get(m.id, ())),
-            "scope_aware": m.scope_aware, "configurable": m.configurable,
-            "config_schema": m.config_schema(),
-            "preferred_layout": m.preferred_layout, "gallery": m.gallery,
-        })
-    return out

@@ -127,9 +127,9 @@ def _preset_table(metas) -> str:
 def _presets_section() -> str:
     from . import registry
     metas = registry.all_presets()
-    mods = registry._modules()
+    mods = registry.preset_modules()
     parts = ["## Presets\n",
-             f"{len(metas)} presets. A preset is one module in `presets/`: its metadata on "
+             f"{len(metas)} presets. A preset is one module in `presets/library/`: its metadata on "
              "top, its productions below. `additive` presets only add productions, "
              "`override` presets only remove or replace named FIDE productions, `hybrid` "
              "presets do both; the mode is checked when the preset is applied. Loading "

@@ -146,8 +146,8 @@ def locate_setup_error(sc: Scenario, e: Exception) -> ScenarioError:
     names = {c.__name__ for c in type(e).__mro__}
     if "UnknownPresetError" in names:
         try:
-            from presets.registry import _modules
-            known = set(_modules())
+            from presets.registry import all_presets
+            known = {m.id for m in all_presets()}
         except Exception:  # pragma: no cover - registry itself broken
             known = set()
         for a in s.presets:

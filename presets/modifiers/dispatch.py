@@ -251,7 +251,7 @@ def _alive(s, pid) -> bool:
 
 
 def _hp_default(values) -> int:
-    from presets.piece_hp import default_hp
+    from presets.pieces import default_hp
     return default_hp(values["type"], values["color"])
 
 

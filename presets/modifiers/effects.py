@@ -91,7 +91,7 @@ def resolve_targets(ctx: ApplyCtx, target) -> list:
 
 
 def _hp(fact) -> int:
-    from presets.piece_hp import hp_of
+    from presets.pieces import hp_of
     return hp_of(fact)
 
 
@@ -135,7 +135,7 @@ def set_hp(ctx: ApplyCtx, fact, hp: int, run: Run | None) -> None:
         if _hp(fact) != hp:
             s.modify(fact, {"hp": hp})
         return
-    from presets.piece_hp import drop_castling_rights, drop_ep_targets, royal_gone
+    from presets.pieces import drop_castling_rights, drop_ep_targets, royal_gone
     color, sq = fact.values["color"], fact.values["square"]
     s.retract(fact)
     drop_castling_rights(s, color, sq)
@@ -176,11 +176,11 @@ def set_type(ctx: ApplyCtx, fact, ptype: str, run: Run | None) -> None:
     if was in ("rook", "king"):
         # a rook (or non-royal king) turned into another piece is no longer the
         # one that castles: its right goes, as when it moves
-        from presets.piece_hp import drop_castling_rights
+        from presets.pieces import drop_castling_rights
         drop_castling_rights(s, fact.values["color"], fact.values["square"])
     elif was == "pawn":
         # a pawn that is no longer one is no longer taken en passant
-        from presets.piece_hp import drop_ep_targets
+        from presets.pieces import drop_ep_targets
         drop_ep_targets(s, fact.values["square"])
     if run is not None:
         run.board_changed = True

@@ -179,6 +179,7 @@ def apply_topology(rs, d: Descriptor) -> None:
     for n in d.primitives:
         if n.kind == "set-board-topology" and n.params.topology == "cylinder" \
                 and rs.topology.name != "cylinder":
-            from presets import wrap_board
             from presets.base import PresetRules
+            from presets.catalog import preset_modules
+            wrap_board = preset_modules()["wrap-board"]     # (the preset, by its id)
             wrap_board.apply(PresetRules(rs, wrap_board.META), None)

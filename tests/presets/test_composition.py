@@ -28,7 +28,7 @@ import pytest
 from chess_rules.fide import fide_rules
 from chess_rules.game import Game
 from chess_rules.ruleset import RuleSet
-from presets import registry
+from presets import catalog, registry
 from presets.base import (ConflictingPresetsError, IncompatiblePresetsError,
                           MissingRequirementError, PresetConfigError, PresetError, PresetMeta,
                           RequirementCycleError, UnknownPresetError)
@@ -224,7 +224,7 @@ def _meta(pid, **kw):
 
 def test_one_sided_incompatibility_holds_both_ways(monkeypatch, no_build):
     fake = {"a": _module(_meta("a", incompatible_with=["b"])), "b": _module(_meta("b"))}
-    monkeypatch.setattr(registry, "_modules", lambda: fake)
+    monkeypatch.setattr(catalog, "preset_modules", lambda: fake)
     for ids in (("a", "b"), ("b", "a")):
         with pytest.raises(IncompatiblePresetsError, match="'a' and 'b'"):
             check_composition(ids)
@@ -238,7 +238,7 @@ def test_requirement_cycle_is_refused_and_named(monkeypatch, no_build):
         "z": _module(_meta("z", requires=["x"]), lambda r, c: applied.append("z")),
         "free": _module(_meta("free")),
     }
-    monkeypatch.setattr(registry, "_modules", lambda: fake)
+    monkeypatch.setattr(catalog, "preset_modules", lambda: fake)
     for ids in (("x",), ("y", "z", "x"), ("free", "z")):
         with pytest.raises(RequirementCycleError) as info:
             load(*ids)
@@ -258,7 +258,7 @@ def test_with_requirements_refuses_a_requirement_cycle(monkeypatch):
         "free": _module(_meta("free")),
         "lost": _module(_meta("lost", requires=["nowhere"])),
     }
-    monkeypatch.setattr(registry, "_modules", lambda: fake)
+    monkeypatch.setattr(catalog, "preset_modules", lambda: fake)
     with pytest.raises(RequirementCycleError, match="x -> y -> x|y -> x -> y"):
         with_requirements(["x"])
     assert with_requirements(["free"]) == ["free"]
@@ -284,7 +284,7 @@ def test_contradictory_replacements_synthetic(monkeypatch, no_build):
         return apply
     fake = {"p": _module(_meta("p", mode="override"), replace_castling("p")),
             "q": _module(_meta("q", mode="override"), replace_castling("q"))}
-    monkeypatch.setattr(registry, "_modules", lambda: fake)
+    monkeypatch.setattr(catalog, "preset_modules", lambda: fake)
     base = fide_rules()
     before = base.productions["fide.castling"]
     with pytest.raises(ConflictingPresetsError, match="'p' and 'q'.*fide.castling"):

@@ -21,7 +21,7 @@ from chess_rules.game import Game
 from presets.base import IncompatiblePresetsError, PresetConfigError
 from presets.layouts import get_layout
 from presets.registry import load
-from presets.monster_rules import halves_for
+from presets.library.monster_rules import halves_for
 
 STARTS = [
     chess.STARTING_FEN,
