@@ -51,7 +51,7 @@ HOT = ["rete/" + name for name in sorted(os.listdir(os.path.join(ROOT, "rete")))
        if name.endswith(".py") and "rete/" + name not in NOT_COMPILED] + [
     "chess_rules/fide.py", "chess_rules/geometry.py", "chess_rules/state.py",
     "chess_rules/moves.py", "chess_rules/game.py",
-    "dice/rules.py", "dice/engine.py", "dice/turns.py",
+    "dice/rules.py", "dice/game.py", "dice/turns.py",
 ]
 
 DICE_RATIO = re.compile(r"ratio of medians \(houserules / baseline\): ([\d.]+) \(API\), "

@@ -63,7 +63,7 @@ from benchmarks.memory import held, kib, peak  # noqa: E402
 from benchmarks.progress import note, track  # noqa: E402
 from dice import turns  # noqa: E402
 from dice.baseline import baseline_tree  # noqa: E402
-from dice.engine import DiceGame  # noqa: E402
+from dice.game import DiceGame  # noqa: E402
 
 
 def random_rolled_position(seed: int, max_turns: int) -> str | None:

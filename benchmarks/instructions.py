@@ -59,7 +59,7 @@ def run_worker(kind: str, positions: int, depth: int) -> int:
 
         from dice import turns
         from dice.baseline import baseline_tree
-        from dice.engine import DiceGame
+        from dice.game import DiceGame
         dfens = rolled(positions, 0, 30)
         games = [DiceGame(d) for d in dfens]
         turns.legal_turn_tree(dfens[0])             # compile the API's session

@@ -281,7 +281,7 @@ def _reads(prod, template: str) -> bool:
 def _moves_type(prod, ptype, color=None) -> bool:
     """Whether ``prod`` moves pieces of type ``ptype`` (of ``color``, when given:
     a rule whose piece or ``movegen`` names the other colour moves none)."""
-    from .helpers import piece_patterns
+    from .move_helpers import piece_patterns
     for c in piece_patterns(prod):
         slots = dict(c.slots)
         if color is not None and _other_colour(slots.get("color"), color):
@@ -303,7 +303,7 @@ def _helper_slides(game, movers) -> set[str]:
     slide along in the productions ``movers`` (those given as constant text)."""
     from rete.model import Call
 
-    from .helpers import MOVE_HELPERS, _directions
+    from .move_helpers import MOVE_HELPERS, _directions
     fns = game.ruleset.functions
     out: set[str] = set()
     for name in movers:

@@ -33,7 +33,7 @@ from rete import Assert, Call, Collect, Exists, ModifyFact, Not, P, RetractFact,
 from rete.model import AssertLogical, Expr
 
 from . import geometry as geo
-from .helpers import as_pieces, piece_patterns
+from .move_helpers import as_pieces, piece_patterns
 from .moves import Move
 from .ruleset import RuleSet
 from .squares import SQUARE_NAMES, opposite

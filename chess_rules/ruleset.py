@@ -20,7 +20,7 @@ from rete.model import (AssertFact, Call, Exists, Modify, Pattern, Retract, as_p
                         name_problem)
 
 from .errors import ChessError, NotARuleSetError
-from .helpers import MOVE_HELPERS, helper_call_problem, meta_problem, with_implied_attacks
+from .move_helpers import MOVE_HELPERS, helper_call_problem, meta_problem, with_implied_attacks
 from .schema import STAGES, TEMPLATES
 from .topology import Plain
 
@@ -177,7 +177,7 @@ def request_stage_problem(prod: Production, gen_stages, push_stages) -> str | No
 class RuleSet:
     """The productions of a game by name, with what compiling them needs: templates,
     stages, the functions the rules call (the move helpers of
-    :mod:`chess_rules.helpers` among them), the board's topology and the royal
+    :mod:`chess_rules.move_helpers` among them), the board's topology and the royal
     piece types. Edit it with :meth:`add`, :meth:`replace` and :meth:`remove`,
     register the functions its rules call with :meth:`function` and declare
     stages with :meth:`add_stage` (:meth:`stage_order` gives the order a
@@ -254,7 +254,7 @@ class RuleSet:
 
     def _checked(self, prod: Production | Rule) -> Production:
         if not isinstance(prod, (Production, Rule)):
-            hint = (" (rule text is loaded with chess_rules.custom.load_rule_text)"
+            hint = (" (rule text is loaded with chess_rules.rule_files.load_rule_text)"
                     if isinstance(prod, str) else "")
             raise RuleSetError(f"a production is a rete.Rule or rete.Production, not "
                                f"{type(prod).__name__}{hint}")

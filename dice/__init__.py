@@ -144,7 +144,7 @@ a position without dice; ``None`` when no legal turn begins with ``played``.
 from __future__ import annotations
 
 from .dfen import FACE_TYPE, START_DFEN, TYPE_FACE, DfenPosition, format_dfen, parse_dfen
-from .engine import DiceGame
+from .game import DiceGame
 from .errors import (DfenError, DiceArgumentError, DiceError, DiceMoveError, EndTurnError, GameOverError,
                      MaxMicroMovesError, NoDieError, NotLegalMoveError, RollError, TurnTreeError)
 from .rules import dice_rules

@@ -92,7 +92,7 @@ def parse_dfen(text: str, ruleset=None) -> DfenPosition:
         pos = parse_fen(" ".join(fields[:6]), strict_en_passant=False)
         if tokens:
             # the tokens of Dice Chess over this rule set (``winner:`` among them)
-            from .engine import as_dice_rules
+            from .game import as_dice_rules
             ruleset = as_dice_rules(ruleset)
         read_extended(pos, tokens, ruleset)
     except FenError as e:

@@ -47,7 +47,7 @@ from rete import Assert, Call, Not, P, RetractFact, Rule, Template, Test, V
 
 from chess_rules.errors import ChessError, FenError
 from chess_rules.fide import fide_rules
-from chess_rules.helpers import piece_patterns
+from chess_rules.move_helpers import piece_patterns
 from chess_rules.ruleset import RuleSet, checked_ruleset
 from chess_rules.squares import SQUARE_NAMES, opposite
 from chess_rules.state import game_fact
@@ -328,7 +328,7 @@ def _gate_movers(rs: RuleSet) -> None:
     while a type has no die, a ``movegen`` request builds no partial match for its
     pieces at all. This is an optimisation; ``dice.die-filter`` is what makes it a
     rule (promoted pieces, productions moving several types), and
-    :meth:`dice.engine.DiceGame.explain` names the missing die."""
+    :meth:`dice.game.DiceGame.explain` names the missing die."""
     from rete.model import Exists, as_production
     for name, prod in list(rs.productions.items()):
         prod = as_production(prod)

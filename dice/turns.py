@@ -8,7 +8,7 @@ Under a preset, any micro-move that ends the game (an explosion that takes the
 king, a winning promotion) counts as a king capture.
 
 The tree is built on the micro-move generator of the rule set (a
-:class:`~dice.engine.DiceGame`): at each node the engine generates the
+:class:`~dice.game.DiceGame`): at each node the engine generates the
 dice-filtered micro-moves, plays each one (apply and post-move stages) and rolls
 it back through the session journal. Within one build, positions reached by
 different orders (transpositions) are explored once. A move that spends the
@@ -38,7 +38,7 @@ from chess_rules.ruleset import checked_ruleset
 from chess_rules.squares import PIECE_LETTER
 
 from .dfen import FACE_TYPE, TYPE_FACE, format_dfen, parse_dfen, parse_dice_field
-from .engine import DiceGame, RandomSource, random_source
+from .game import DiceGame, RandomSource, random_source
 from .errors import (DfenError, GameOverError, MaxMicroMovesError, NoDieError,
                      NotLegalMoveError, TurnTreeError)
 
@@ -306,7 +306,7 @@ def turn_tree(dfen: str, ruleset=None) -> TurnTree:
     rebuild them; the returned tree is shared and must not be changed
     (``to_dict`` gives fresh dicts). The default rule set is compiled once: its
     session, left as loaded by each build, is reloaded with the next position
-    (:meth:`~dice.engine.DiceGame.reload`).
+    (:meth:`~dice.game.DiceGame.reload`).
 
     Safe to call from several threads at once: the cache is shared, each build
     takes the idle session or makes its own (no two builds share one).

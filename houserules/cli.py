@@ -116,7 +116,7 @@ def _ruleset(args):
     config = _parse_config(getattr(args, "config", None))
     base = None
     if getattr(args, "ruleset", None):
-        from chess_rules.pyrules import load_ruleset_spec
+        from chess_rules.ruleset_spec import load_ruleset_spec
         base = load_ruleset_spec(args.ruleset)
     if presets or config:
         from presets import load
@@ -124,7 +124,7 @@ def _ruleset(args):
     else:
         rs = base if base is not None else fide_rules()
     for path in getattr(args, "rules", None) or []:
-        from chess_rules.custom import load_rule_file
+        from chess_rules.rule_files import load_rule_file
         rs = load_rule_file(rs, path)
     for path in getattr(args, "modifier", None) or []:
         from presets.modifiers import attach_descriptor_file

@@ -36,7 +36,7 @@ from houserules.play import TerminalConsole, terminal_prompt
 from chess_rules.squares import opposite
 
 from dice.dfen import FACE_TYPE
-from dice.engine import DiceGame
+from dice.game import DiceGame
 from dice.rules import KING_CAPTURED
 from dice.turns import apply_move, end_turn, explain_move, roll, turn_tree
 

@@ -22,7 +22,7 @@ from typing import Any, Callable, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from chess_rules.errors import ChessError
-from chess_rules.helpers import implied_attacks
+from chess_rules.move_helpers import implied_attacks
 from chess_rules.ruleset import RuleSet, RuleSetError
 
 Mode = Literal["additive", "override", "hybrid"]

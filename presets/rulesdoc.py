@@ -174,8 +174,8 @@ def render() -> str:
     parts = [INTRO, _fide_section(),
              _section("Positions: FEN and the extended form", "chess_rules.position"),
              _presets_section(), _layouts_section(),
-             _section("Custom rule files", "chess_rules.custom"),
-             _section("Move helpers", "chess_rules.helpers"),
+             _section("Custom rule files", "chess_rules.rule_files"),
+             _section("Move helpers", "chess_rules.move_helpers"),
              _section("Custom modifiers", "presets.modifiers"),
              _section("Dice Chess", "dice")]
     return "\n".join(p.rstrip() + "\n" for p in parts if p)

@@ -1,7 +1,7 @@
 """What the parts of a :class:`rete.Session` share: its memories, journal and agenda.
 
 :class:`rete.Session` is made of parts (:class:`~rete.editing.NetworkEditing`,
-:class:`~rete.journal.Journal`, :class:`~rete.renewal.SlotSpecificModify`) that
+:class:`~rete.journal.Journal`, :class:`~rete.slot_specific.SlotSpecificModify`) that
 work on state ``Session.__init__`` sets up and on one another's methods. They
 derive from :class:`SessionState`, which declares that state and those methods
 for type checkers only: at run time it is an empty class (nothing is looked up
@@ -47,7 +47,7 @@ class SessionState:
     # truth maintenance and gates settled once a change is done
     _tms_queue: deque[MatchToken]
     _unblocked: list[GatedToken]
-    # slot-specific modify (rete.renewal)
+    # slot-specific modify (rete.slot_specific)
     _reactive: tuple[dict[str, Any], frozenset[str]] | None
     # (a match token and its new sequence number, or a fact whose matches are
     # looked up once the firing ends and the sequence number at its renewal)

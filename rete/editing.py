@@ -243,7 +243,7 @@ def _prune_indexes(amem) -> None:
     """Drop the indexes of ``amem`` that no successor reads.
 
     An index no join reads is not kept up to date: a modify of a slot no
-    condition reads renews the fact in place (:mod:`rete.renewal`), and a
+    condition reads renews the fact in place (:mod:`rete.slot_specific`), and a
     production added later would find the stale index and join on old values.
     Dropped, it is built afresh by whoever needs it."""
     if not amem.indexes:

@@ -25,7 +25,7 @@ from .agenda import Agenda
 from .compiler import Compiler
 from .context import Context, Firing
 from .editing import NetworkEditing
-from .renewal import SlotSpecificModify
+from .slot_specific import SlotSpecificModify
 from .errors import (ActionError, DuplicateTemplateError, RetractedFactError, RunawayError,
                      ReteError, SlotValueError, StageCycleError, UnknownFactError,
                      UnknownStageError, UnknownTemplateError, did_you_mean)
@@ -117,7 +117,7 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
         # (template, values) -> {logical fact: None}: a modify can make two equal
         self._logical: dict = {}
         # modify of slots no condition reads: renew the matches instead of
-        # rebuilding them (same result; see rete.reactive). False: always rebuild
+        # rebuilding them (same result; see rete.slot_reads). False: always rebuild
         self.slot_specific = True
         # (template -> slots conditions read, templates renewed at once); lazy
         self._reactive: tuple | None = None

@@ -15,7 +15,7 @@ NOT_RULE_SETS = [None, 5, "piece-hp", ["piece-hp"]]
 
 def _composers():
     import presets
-    from chess_rules.custom import load_rule_file, load_rule_text
+    from chess_rules.rule_files import load_rule_file, load_rule_text
     from presets.modifiers import attach, attach_descriptor_file
     return {
         "load_rule_text": lambda rs: load_rule_text(rs, "remove fide.castling\n"),
@@ -47,21 +47,21 @@ def test_the_composers_still_compose_a_rule_set():
 
 @pytest.mark.parametrize("text", [None, 5, b"remove fide.castling\n"], ids=repr)
 def test_rule_text_that_is_no_text_is_refused(text):
-    from chess_rules.custom import load_rule_text
+    from chess_rules.rule_files import load_rule_text
     with pytest.raises(ArgumentError, match=f"rule text is a str, not {type(text).__name__}"):
         load_rule_text(fide_rules(), text)
 
 
 @pytest.mark.parametrize("path", [None, 5, ["a.hr"]], ids=repr)
 def test_a_rule_file_named_by_no_path_is_refused(path):
-    from chess_rules.custom import load_rule_file
+    from chess_rules.rule_files import load_rule_file
     with pytest.raises(ArgumentError, match="a rule file is named by its path"):
         load_rule_file(fide_rules(), path)
 
 
 @pytest.mark.parametrize("spec", [None, 5, b"chess_rules.fide:fide_rules"], ids=repr)
 def test_a_ruleset_spec_that_is_no_text_is_refused(spec):
-    from chess_rules.pyrules import RuleSetSpecError, load_ruleset_spec
+    from chess_rules.ruleset_spec import RuleSetSpecError, load_ruleset_spec
     with pytest.raises(RuleSetSpecError, match="expected MODULE:NAME"):
         load_ruleset_spec(spec)
 
@@ -157,7 +157,7 @@ def test_a_rule_text_source_may_be_a_path_and_is_named_in_the_error(tmp_path):
     # error was being reported, from the chess layer and from the engine's own
     from rete import ReteError, Session
     from rete.language import load_rules, parse_rules
-    from chess_rules.custom import load_rule_text
+    from chess_rules.rule_files import load_rule_text
     p = tmp_path / "house.hr"
     for read in (lambda: load_rule_text(fide_rules(), "rule x", p),
                  lambda: parse_rules("rule x", p), lambda: load_rules(Session(), "rule x", p)):
@@ -181,7 +181,7 @@ def test_a_name_too_long_for_a_file_is_an_unknown_modifier():
 
 
 def test_a_ruleset_file_too_long_to_name_is_no_such_file():
-    from chess_rules.pyrules import RuleSetSpecError, load_ruleset_spec
+    from chess_rules.ruleset_spec import RuleSetSpecError, load_ruleset_spec
     with pytest.raises(RuleSetSpecError, match="no such file"):
         load_ruleset_spec(LONG_NAME + ".py:build")
 

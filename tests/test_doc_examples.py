@@ -47,8 +47,8 @@ def _rule_lines(text: str) -> list[str]:
 
 
 def test_the_rule_file_example_in_chess_rules_custom_is_the_example_file():
-    import chess_rules.custom
-    doc = chess_rules.custom.__doc__
+    import chess_rules.rule_files
+    doc = chess_rules.rule_files.__doc__
     name = re.search(r"Example, ``(examples/rules/[\w.]+)``::", doc).group(1)
     shown = doc.split("::", 1)[1].split("\nLoad it with", 1)[0]
     assert _rule_lines(shown) == _rule_lines((ROOT / name).read_text(encoding="utf-8"))

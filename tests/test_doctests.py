@@ -8,9 +8,9 @@ import pytest
 #: Every module whose docstrings hold examples (``test_every_module_with_examples_is_listed``
 #: keeps the list whole).
 MODULES = ["rete", "rete.declare", "rete.model", "rete.session", "chess_rules.game",
-           "chess_rules.fide", "chess_rules.moves", "chess_rules.pyrules", "chess_rules.ruleset",
+           "chess_rules.fide", "chess_rules.moves", "chess_rules.ruleset_spec", "chess_rules.ruleset",
            "chess_rules.pgn", "chess_rules.replay", "houserules.scenarios.checks",
-           "dice.engine", "dice.turns", "presets", "presets.composition",
+           "dice.game", "dice.turns", "presets", "presets.composition",
            "presets.registry"]
 PACKAGES = ("rete", "chess_rules", "presets", "dice", "houserules")
 

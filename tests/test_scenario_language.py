@@ -490,7 +490,7 @@ def test_rules_and_modifier_call_their_apis(tmp_path, monkeypatch):
         calls.append(("modifier", name, squares, Path(base_dir)))
         return ruleset
 
-    monkeypatch.setitem(sys.modules, "chess_rules.custom",
+    monkeypatch.setitem(sys.modules, "chess_rules.rule_files",
                         types.SimpleNamespace(load_rule_file=load_rule_file))
     monkeypatch.setitem(sys.modules, "presets.modifiers", types.SimpleNamespace(attach=attach))
     f = tmp_path / "sub" / "x.hrt"
@@ -510,7 +510,7 @@ def test_a_refused_rule_file_points_at_the_rules_statement(tmp_path, monkeypatch
     def load_rule_file(ruleset, path):
         raise RuleSyntaxError(f"{Path(path).name}:3:1: unexpected 'when'")
 
-    monkeypatch.setitem(sys.modules, "chess_rules.custom",
+    monkeypatch.setitem(sys.modules, "chess_rules.rule_files",
                         types.SimpleNamespace(load_rule_file=load_rule_file))
     e = error(scen("fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1\nrules broken.hr\nexpect count 1"))
     assert (e.line, e.column) == (3, 9)

@@ -165,7 +165,7 @@ def test_a_rule_sets_function_may_import_its_neighbour_while_the_game_runs(two_f
     # (the neighbours used to be dropped after the load: the import failed at
     # the first move generation)
     from chess_rules.game import Game
-    from chess_rules.pyrules import load_ruleset_spec
+    from chess_rules.ruleset_spec import load_ruleset_spec
     folder = two_folders / "v1"
     (folder / "lazy.py").write_text(
         "from chess_rules.fide import fide_rules\n"
@@ -188,7 +188,7 @@ def test_a_rule_sets_function_may_import_its_neighbour_while_the_game_runs(two_f
 
 
 def test_a_neighbour_is_read_anew_for_every_load(two_folders):
-    from chess_rules.pyrules import load_ruleset_spec
+    from chess_rules.ruleset_spec import load_ruleset_spec
     from chess_rules.game import Game
     folder = two_folders / "v1"
 
@@ -207,7 +207,7 @@ def test_a_neighbour_is_read_anew_for_every_load(two_folders):
 def test_a_module_of_the_folder_imported_before_is_shared_and_kept(two_folders):
     """A ``common`` of the folder that the program imported itself is the one the
     load uses (as in Python), and the load leaves it in sys.modules."""
-    from chess_rules.pyrules import load_ruleset_spec
+    from chess_rules.ruleset_spec import load_ruleset_spec
     import types
     mine = types.ModuleType("common")
     mine.__file__ = str(two_folders / "v2" / "common.py")
@@ -232,10 +232,10 @@ def test_a_rule_file_in_a_directory_on_the_import_path_leaves_its_modules_alone(
     monkeypatch.setattr(sys, "path", [str(tmp_path)] + sys.path)
     import mypkg
     try:
-        from chess_rules.pyrules import load_ruleset_spec
+        from chess_rules.ruleset_spec import load_ruleset_spec
         load_ruleset_spec(f"{tmp_path / 'house.py'}:build")
         assert sys.modules["mypkg"] is mypkg
-        from chess_rules import pyrules
+        from chess_rules import ruleset_spec as pyrules
         seen = []
         real = pyrules._exec_file
         monkeypatch.setattr(pyrules, "_exec_file", lambda *a: seen.append(real(*a)) or seen[-1])
@@ -301,7 +301,7 @@ def test_a_neighbour_named_as_a_standard_module_is_the_files_only_while_it_loads
         "SEEN = statistics.mean([1, 2])\nbuild = fide_rules\n")
     monkeypatch.setattr(sys, "path", list(sys.path))
     monkeypatch.delitem(sys.modules, "statistics")
-    from chess_rules.pyrules import load_ruleset_spec
+    from chess_rules.ruleset_spec import load_ruleset_spec
     load_ruleset_spec("house.py:build", base_dir=tmp_path)
     import statistics as after
     assert after.mean([1, 2]) == 1.5 and after.__file__ == statistics.__file__

@@ -25,7 +25,7 @@ from rete import Call, Collect, Not, P, Rule, V
 
 from chess_rules.moves import Move
 from chess_rules.fide import fide_rules
-from chess_rules.helpers import as_pieces
+from chess_rules.move_helpers import as_pieces
 
 START = "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1"
 

@@ -52,7 +52,7 @@ class DiceRunner(ScenarioRunner):
         if self.rules is None:
             from dice.dfen import parse_dfen, format_dfen
             return format_dfen(parse_dfen(text))
-        from dice.engine import DiceGame
+        from dice.game import DiceGame
         return DiceGame(text, self.rules).dfen()
 
     def _faces(self, dfen: str | None = None) -> list[int]:
@@ -67,7 +67,7 @@ class DiceRunner(ScenarioRunner):
 
     def board(self):
         if self._game_cache is None or self._game_cache[0] != self.dfen:
-            from dice.engine import DiceGame
+            from dice.game import DiceGame
             self._game_cache = (self.dfen, DiceGame(self.dfen, self.rules))
         return self._game_cache[1]
 
@@ -91,7 +91,7 @@ class DiceRunner(ScenarioRunner):
         return getattr(ex, "rule", None), f"{uci}: {ex}"
 
     def rule_names(self) -> set[str]:
-        from dice.engine import as_dice_rules
+        from dice.game import as_dice_rules
         return set(as_dice_rules(self.rules).productions)
 
     # Dice Chess has no check (a king may stand attacked and be taken): the

@@ -28,7 +28,7 @@ def build_ruleset(sc: Scenario, base=None):
         if base is not None:
             raise scenario_error("this scenario names its own rule set ('ruleset'); "
                                  "run_scenario(ruleset=...) cannot stand in for it", s.ruleset)
-        from chess_rules.pyrules import load_ruleset_spec
+        from chess_rules.ruleset_spec import load_ruleset_spec
         base = load_ruleset_spec(s.ruleset.text, base_dir=_base_dir(sc))
     ids = [a.text for a in s.presets]
     if ids or s.config:
@@ -42,9 +42,9 @@ def build_ruleset(sc: Scenario, base=None):
     base = _base_dir(sc)
     for arg in s.rules:
         try:
-            from chess_rules.custom import load_rule_file
+            from chess_rules.rule_files import load_rule_file
         except ImportError as e:
-            raise scenario_error(f"'rules' needs chess_rules.custom.load_rule_file, which is not "
+            raise scenario_error(f"'rules' needs chess_rules.rule_files.load_rule_file, which is not "
                                  f"available ({e})", arg) from None
         path = Path(arg.text)
         if not path.is_absolute():

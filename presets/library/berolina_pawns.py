@@ -78,7 +78,7 @@ from rete.model import Fact, Pattern
 
 from chess_rules.errors import FenError
 from chess_rules.fide import add_pawn_move
-from chess_rules.helpers import for_each_piece, mover_pattern
+from chess_rules.move_helpers import for_each_piece, mover_pattern
 from chess_rules.moves import Move
 from chess_rules.position import several_moves_a_turn
 from chess_rules.squares import SQUARE_NAMES

@@ -25,7 +25,7 @@ and perft agree; no semantic difference found.
 """
 from rete import Call, Collect, P, Rule, V
 
-from chess_rules.helpers import for_each_piece
+from chess_rules.move_helpers import for_each_piece
 from chess_rules.moves import Move
 from chess_rules.squares import ORTHOGONAL, SQUARE_NAMES
 

@@ -26,7 +26,7 @@ from rete import Call, Collect, P, Rule, V
 
 from chess_rules import geometry as geo
 from chess_rules.errors import FenError
-from chess_rules.helpers import for_each_piece
+from chess_rules.move_helpers import for_each_piece
 from chess_rules.moves import Move
 from chess_rules.position import several_moves_a_turn
 from chess_rules.squares import SQUARE_NAMES, opposite

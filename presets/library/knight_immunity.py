@@ -33,7 +33,7 @@ Fairy-Stockfish: not compared (no capture restriction by victim type).
 """
 from chess_rules import geometry as geo
 from chess_rules.fide import make_slider_gen, mover
-from chess_rules.helpers import as_pieces, mover_pattern
+from chess_rules.move_helpers import as_pieces, mover_pattern
 from rete import Call
 from chess_rules.squares import DIAGONAL
 

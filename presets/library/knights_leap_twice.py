@@ -40,7 +40,7 @@ intermediate square must be empty.
 """
 from rete import Call, Collect, P, Rule, V
 
-from chess_rules.helpers import for_each_piece
+from chess_rules.move_helpers import for_each_piece
 from chess_rules.moves import Move
 from chess_rules.squares import SQUARE_NAMES
 

@@ -38,7 +38,7 @@ Fairy-Stockfish: not compared - FSF has no warping rider.
 from rete import Call, Collect, P, Rule, V
 
 from chess_rules import geometry as geo
-from chess_rules.helpers import for_each_piece
+from chess_rules.move_helpers import for_each_piece
 from chess_rules.moves import Move
 from chess_rules.squares import ORTHOGONAL
 from chess_rules.topology import ROOK_WARP

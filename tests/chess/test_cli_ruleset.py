@@ -1,5 +1,5 @@
 """``--ruleset MODULE:NAME``: the CLI on a rule set composed in Python
-(chess_rules.pyrules), for chess and Dice Chess commands alike."""
+(chess_rules.ruleset_spec), for chess and Dice Chess commands alike."""
 from __future__ import annotations
 
 import sys

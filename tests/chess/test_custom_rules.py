@@ -1,9 +1,9 @@
-"""User-written rule files composed with FIDE and presets (chess_rules.custom)."""
+"""User-written rule files composed with FIDE and presets (chess_rules.rule_files)."""
 from pathlib import Path
 
 import pytest
 
-from chess_rules.custom import load_rule_file, load_rule_text
+from chess_rules.rule_files import load_rule_file, load_rule_text
 from chess_rules.fide import fide_rules
 from chess_rules.game import Game
 from rete import ReteError
@@ -697,7 +697,7 @@ def test_a_logical_fact_for_generation_goes_with_the_request():
 
 
 def _dice_game(rs):
-    from dice.engine import DiceGame
+    from dice.game import DiceGame
     return DiceGame("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 PPN", rs)
 
 

@@ -36,10 +36,10 @@ from pathlib import Path
 
 import pytest
 
-from chess_rules.custom import load_rule_file
+from chess_rules.rule_files import load_rule_file
 from chess_rules.fide import fide_rules
 from chess_rules.game import Game
-from chess_rules.pyrules import load_ruleset_spec
+from chess_rules.ruleset_spec import load_ruleset_spec
 
 sf = pytest.importorskip("pyffish")
 

@@ -9,7 +9,7 @@ import pytest
 
 from chess_rules.errors import FenError
 from chess_rules.game import Game
-from chess_rules.pyrules import load_ruleset_spec
+from chess_rules.ruleset_spec import load_ruleset_spec
 
 SPEC = str(Path(__file__).resolve().parents[2] / "examples" / "rulesets" / "three_check.py")
 FEN = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"

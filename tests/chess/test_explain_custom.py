@@ -83,7 +83,7 @@ def test_a_filters_own_reason_is_the_reason():
 
 
 def test_a_silent_filter_in_a_stage_of_the_designers_own():
-    from chess_rules.custom import load_rule_text
+    from chess_rules.rule_files import load_rule_text
     rs = fide_rules()
 
     def vet(ctx, color):
@@ -129,7 +129,7 @@ def test_a_filter_that_fails_while_explaining_leaves_the_game_as_it_was():
 def test_a_generation_that_never_settles_is_stopped_while_explaining_too():
     # explain fires the generation one production at a time: the cap on firings holds
     from rete import RunawayError
-    from chess_rules.custom import load_rule_text
+    from chess_rules.rule_files import load_rule_text
     rs = load_rule_text(fide_rules(), '''template house.tick (n)
 rule "house.start" stage generate
 when
@@ -156,7 +156,7 @@ end
 def test_a_replaced_castling_that_does_not_castle_is_named_not_fides_reasons():
     from pathlib import Path
 
-    from chess_rules.custom import load_rule_file
+    from chess_rules.rule_files import load_rule_file
     rs = load_rule_file(fide_rules(), Path(__file__).resolve().parents[2] / "examples" / "rules"
                         / "castle_only_with_queen.hr")
     ex = Game("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", ruleset=rs).explain("e1g1")
@@ -171,7 +171,7 @@ def test_a_replaced_castling_that_does_not_castle_is_named_not_fides_reasons():
 
 
 def test_atomic_castling_blocked_is_its_own_rule_not_a_missing_king_move():
-    from chess_rules.pyrules import load_ruleset_spec
+    from chess_rules.ruleset_spec import load_ruleset_spec
     from pathlib import Path
     atomic = load_ruleset_spec(str(Path(__file__).resolve().parents[2] / "examples" /
                                    "rulesets" / "atomic.py") + ":build")
@@ -204,7 +204,7 @@ def test_a_piece_the_designers_gen_slide_moves_is_blocked_by_the_piece_in_its_wa
 
 
 def test_a_rule_that_moves_only_the_other_sides_piece_is_not_listed_for_this_side():
-    from chess_rules.custom import load_rule_file
+    from chess_rules.rule_files import load_rule_file
     from pathlib import Path
     rs = load_rule_file(fide_rules(), Path(__file__).resolve().parents[2] / "examples" / "rules"
                         / "kings_step_only.hr")

@@ -25,10 +25,10 @@ from pathlib import Path
 import pytest
 from rete import Call, P, Rule, V
 
-from chess_rules.custom import load_rule_file, load_rule_text
+from chess_rules.rule_files import load_rule_file, load_rule_text
 from chess_rules.fide import fide_rules
 from chess_rules.game import Game
-from chess_rules.pyrules import load_ruleset_spec
+from chess_rules.ruleset_spec import load_ruleset_spec
 from chess_rules.squares import SQUARE_NAMES
 
 ROOT = Path(__file__).resolve().parents[2]

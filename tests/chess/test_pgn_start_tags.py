@@ -6,7 +6,7 @@ from pathlib import Path
 
 from chess_rules.fen import STARTING_FEN
 from chess_rules.game import Game
-from chess_rules.pyrules import load_ruleset_spec
+from chess_rules.ruleset_spec import load_ruleset_spec
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,11 +1,11 @@
 """Rules composed in Python (RuleSet.add / replace / remove with the builder API),
-with the move helpers a rule file has (chess_rules.helpers)."""
+with the move helpers a rule file has (chess_rules.move_helpers)."""
 from pathlib import Path
 
 import pytest
 
 import presets
-from chess_rules.custom import load_rule_file
+from chess_rules.rule_files import load_rule_file
 from chess_rules.fide import fide_rules
 from chess_rules.game import Game
 from chess_rules.ruleset import RuleSetError

@@ -1,13 +1,13 @@
-"""Square names in chess rule text (chess_rules.square_names): ``square: e4``
+"""Square names in chess rule text (chess_rules.square_symbols): ``square: e4``
 means the square e4 wherever a square goes, and a text there that names no
 square is an error at its place, not a rule that never fires."""
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from chess_rules.custom import load_rule_text
+from chess_rules.rule_files import load_rule_text
 from chess_rules.fide import fide_rules
 from chess_rules.game import Game
-from chess_rules.square_names import SQUARE_SLOTS
+from chess_rules.square_symbols import SQUARE_SLOTS
 from chess_rules.squares import SQUARE_NAMES
 from rete.errors import CompileError
 

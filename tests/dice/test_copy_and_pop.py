@@ -14,7 +14,7 @@ import random
 import pytest
 
 from chess_rules.errors import ChessError
-from dice.engine import DiceGame
+from dice.game import DiceGame
 from dice.rules import dice_rules
 from presets import load
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import dice
-from dice.engine import DiceGame, default_ruleset, is_plain_dice
+from dice.game import DiceGame, default_ruleset, is_plain_dice
 from dice.rules import dice_rules
 from dice.turns import EngineBackend
 

@@ -160,7 +160,7 @@ def test_dice_chess_over_a_users_own_rules_reads_back_what_it_writes():
     # King of the Hill's win (both kings standing) was written and then refused,
     # and Horde's pawns on the first rank could not be set up at all
     import dice
-    from chess_rules.custom import load_rule_text
+    from chess_rules.rule_files import load_rule_text
     from chess_rules.fide import fide_rules
     koth = load_rule_text(fide_rules(), '''
 rule "koth.hill" stage result salience 70

@@ -372,9 +372,9 @@ def test_api_arguments_of_the_wrong_kind_are_typed_errors():
 def test_a_reload_the_setup_refuses_leaves_the_game_as_it_was():
     # the rule set's own rule takes the game fact away in some positions: a
     # reload into one is refused, and the position before stands whole
-    from chess_rules.custom import load_rule_text
+    from chess_rules.rule_files import load_rule_text
     from chess_rules.errors import ChessError
-    from dice.engine import DiceGame
+    from dice.game import DiceGame
     from dice.rules import dice_rules
     rs = load_rule_text(dice_rules(), '''rule "house.breaker" stage result
 when

@@ -120,7 +120,7 @@ def test_a_promotion_none_of_whose_pieces_begins_a_legal_turn_says_so():
 def test_a_promotion_a_rule_drops_keeps_that_rules_reason_in_dice_chess():
     # as in chess: the filter rule refused it, in its own words (it used to get
     # the generic "a pawn may not promote to a queen here")
-    from chess_rules.custom import load_rule_file
+    from chess_rules.rule_files import load_rule_file
     from chess_rules.fide import fide_rules
     rs = load_rule_file(fide_rules(), Path(__file__).resolve().parents[2]
                         / "examples" / "rules" / "no_queen_promotion.hr")

@@ -50,7 +50,7 @@ from dice import (DiceGame, DiceMoveError, GameOverError, MaxMicroMovesError, No
                   NotLegalMoveError, apply_move, explain_move, legal_turn_tree, legal_uci_moves,
                   turn_tree, with_dice)
 from dice.dfen import LETTER_TYPE, TYPE_FACE
-from dice.engine import as_dice_rules, default_ruleset
+from dice.game import as_dice_rules, default_ruleset
 from houserules.dice_play import explain_in_turn
 from dice.turns import _explain, _refusal
 from presets import load

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import dice.turns as turns
-from dice.engine import DiceGame
+from dice.game import DiceGame
 from dice.turns import apply_move, legal_turn_tree, legal_uci_moves, playable_dice
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))

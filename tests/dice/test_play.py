@@ -6,7 +6,7 @@ import random
 from rich.console import Console
 
 from dice import legal_turn_tree
-from dice.engine import DiceGame
+from dice.game import DiceGame
 from houserules.dice_play import choose_turn, play_game
 
 

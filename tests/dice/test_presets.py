@@ -17,7 +17,7 @@ import pytest
 
 from dice import apply_move, end_turn, legal_uci_moves
 from dice.dfen import parse_dfen
-from dice.engine import DiceGame
+from dice.game import DiceGame
 from dice.errors import DfenError, EndTurnError
 from dice.rules import dice_rules
 from dice.turns import _tree_of

@@ -19,7 +19,7 @@ from hypothesis import strategies as hst
 from dice import apply_move, legal_turn_tree, legal_uci_moves, parse_dfen, playable_dice
 from dice.baseline import BaselineTurns, _enumerate, baseline_tree
 from dice.dfen import TYPE_FACE
-from dice.engine import DiceGame
+from dice.game import DiceGame
 
 
 def random_rolled_position(seed: int, turns: int) -> str:

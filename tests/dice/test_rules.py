@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import doctest
 
-import dice.engine
+import dice.game
 from chess_rules.fide import fide_rules
 from dice import apply_move, legal_turn_tree, legal_uci_moves
 from dice.rules import REMOVED, dice_rules
@@ -49,7 +49,7 @@ def test_composes_with_a_preset_that_changes_moves():
 
 
 def test_engine_doctest():
-    res = doctest.testmod(dice.engine)
+    res = doctest.testmod(dice.game)
     assert res.attempted > 0 and res.failed == 0
 
 
@@ -85,7 +85,7 @@ def test_movers_wait_for_their_dice():
 
 
 def test_explain_names_the_missing_die():
-    from dice.engine import DiceGame
+    from dice.game import DiceGame
     g = DiceGame("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 PPN")
     for uci, reason in (
             ("e1g1", "castling needs a king die and a rook die (dice left: pawn, pawn, knight)"),
@@ -106,7 +106,7 @@ def test_gating_changes_no_tree():
     # the trees of rolled positions are those of the die filter alone
     import random
 
-    from dice.engine import DiceGame
+    from dice.game import DiceGame
     from dice.turns import _tree_of
     from presets import load
     from tests.dice.test_properties import random_rolled_position

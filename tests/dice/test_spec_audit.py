@@ -58,7 +58,7 @@ def test_a_promotion_that_takes_the_king_ends_the_turn_with_dice_left():
     after = apply_move(d, "d7e8q")
     assert after == "4Q3/8/8/8/8/8/8/4K3 w - - 0 1 PN"
     assert legal_uci_moves(after) == [] and playable_dice(d, ["d7e8q"]) == []
-    assert dice.engine.DiceGame(after).winner() == "white"
+    assert dice.game.DiceGame(after).winner() == "white"
 
 
 def test_end_turn_keeps_the_move_number_after_white():

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hst
 
 import presets
-from dice.engine import DiceGame
+from dice.game import DiceGame
 from dice.rules import dice_rules
 from dice.turns import EngineBackend, _plain, build_tree
 
@@ -135,6 +135,6 @@ def test_random_rolled_positions_commute_deep(seed, turns):
 
 
 def test_a_copy_of_a_plain_dice_chess_game_keeps_the_pair_shortcut():
-    from dice.engine import DiceGame
+    from dice.game import DiceGame
     g = DiceGame()
     assert g.plain_dice and g.copy().plain_dice

@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 import presets
-from chess_rules.custom import load_rule_text
+from chess_rules.rule_files import load_rule_text
 from chess_rules.fide import fide_rules
 from chess_rules.game import Game
 from presets.base import ConflictingPresetsError, PresetMeta, PresetRules

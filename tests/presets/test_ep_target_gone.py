@@ -72,7 +72,7 @@ def test_dice_chess_a_pawn_that_steps_where_a_blown_up_one_stood_is_no_en_passan
     # text API plays the whole turn, and White's g5 pawn has no en-passant
     # capture of a pawn that made a single step
     from dice import apply_move, end_turn, legal_uci_moves, with_dice
-    from dice.engine import DiceGame
+    from dice.game import DiceGame
     from dice.rules import dice_rules
     from presets import load
     rs = dice_rules(load("berolina-pawns", "explosive-rook"))

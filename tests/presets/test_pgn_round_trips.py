@@ -16,7 +16,7 @@ import pytest
 
 from chess_rules.game import Game
 from chess_rules.pgn import read_games
-from chess_rules.pyrules import load_ruleset_spec
+from chess_rules.ruleset_spec import load_ruleset_spec
 from presets.layouts import get_layout
 from presets.registry import with_requirements
 

@@ -237,7 +237,7 @@ def test_round_trips_under_combinations_long(ids):
 
 def play_dice(ids, seed: int, turns: int) -> int:
     from dice import apply_move, end_turn, legal_turn_tree
-    from dice.engine import DiceGame
+    from dice.game import DiceGame
     from dice.rules import dice_rules
     rs = dice_rules(load(*ids))
     rng = random.Random(seed)

@@ -4,7 +4,7 @@
 condition reads keep the matches over the fact and only renew their
 activations. These tests hold it to the classic definition:
 
-* the reactive-slot analysis (:func:`rete.reactive.reactive_slots`) on
+* the reactive-slot analysis (:func:`rete.slot_reads.reactive_slots`) on
   hand-written rules;
 * hand-worked cases: refraction is reset (a rule that modifies its own
   fact's unread slot fires again, as in classic Rete), logical support is lost,
@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 
 from rete import Assert, Exists, Expr, ModifyFact, Not, P, Rule, Session, Test, V
 from rete.model import AssertLogical
-from rete.reactive import ALL, reactive_slots
+from rete.slot_reads import ALL, reactive_slots
 
 
 def _session(slot_specific=True, strategy="depth"):

@@ -26,12 +26,12 @@ A custom rule file (``.hr``) is written in the engine's rule language
 Squares are numbers in working memory (a1 = 0 .. h8 = 63), and a square's
 name in a slot that holds a square is that square: ``piece(square: e4)``,
 ``move(to: ?t & member(d4, e4))``, ``modify ?p (square: e5)``
-(:mod:`chess_rules.square_names`); a text there that names no square is a
+(:mod:`chess_rules.square_symbols`); a text there that names no square is a
 :class:`rete.errors.CompileError` at its place.
 
 Rule text never runs Python: actions and tests call functions by name, the
 rule set's own (``gen.*``, ``filter-*`` ...) and the move helpers of
-:mod:`chess_rules.helpers`: ``gen-leap``, ``gen-leap-quiet``, ``gen-slide`` and
+:mod:`chess_rules.move_helpers`: ``gen-leap``, ``gen-leap-quiet``, ``gen-slide`` and
 ``gen-slide-quiet`` in a ``generate``-stage rule (``?p`` a piece fact), and
 ``drop-promotions`` in a ``filter``-stage rule. A rule that calls a capturing
 helper attacks the squares it could capture on, so check, checkmate and
@@ -80,10 +80,10 @@ from rete.loading import read_text_file
 from rete.model import Call
 from rete.transformer import RuleLocation
 
-from .helpers import MOVE_HELPERS, helper_call_problem, meta_problem
+from .move_helpers import MOVE_HELPERS, helper_call_problem, meta_problem
 from .errors import ArgumentError, source_name
 from .ruleset import RuleSet, RuleSetError, checked_ruleset
-from .square_names import SquareNameError, with_square_numbers
+from .square_symbols import SquareNameError, with_square_numbers
 
 __all__ = ["load_rule_file", "load_rule_text", "MOVE_HELPERS"]
 

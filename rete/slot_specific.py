@@ -2,7 +2,7 @@
 that no condition reads keeps the fact's matches and only renews their
 activations, instead of retracting and asserting it through the network.
 
-Which slots the conditions read is computed by :mod:`rete.reactive`. The
+Which slots the conditions read is computed by :mod:`rete.slot_reads`. The
 result equals retract-then-assert: the fact gets a new timetag and every
 activation over it is new (newest, refraction reset). See
 :meth:`SlotSpecificModify._renew` for where the shortcut is not taken.
@@ -13,7 +13,7 @@ from ._state import SessionState
 from .journal import _tags
 from .model import Fact
 from .network import beta_nodes
-from .reactive import checked_templates, reactive_slots
+from .slot_reads import checked_templates, reactive_slots
 from .tokens import MISSING
 
 
@@ -57,7 +57,7 @@ class SlotSpecificModify(SessionState):
     def _renew(self, f: Fact, old: dict, changes: dict) -> bool:
         """A modify of slots no condition reads: keep the matches, renew their activations.
 
-        Equal to retract-then-assert (see :mod:`rete.reactive`): the fact gets a
+        Equal to retract-then-assert (see :mod:`rete.slot_reads`): the fact gets a
         new timetag and every activation over it is new (newest, refraction
         reset); only the rebuild of unchanged matches is saved. Returns False
         (nothing done) where the shortcut would not be exact: a read slot
