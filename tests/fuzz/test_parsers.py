@@ -32,8 +32,8 @@ from chess_rules.game import Game
 from chess_rules.pgn import read_games
 from chess_rules.position import parse_position
 from chess_rules.custom import load_rule_text
-from chess_rules.scenarios.model import ScenarioError
-from chess_rules.scenarios.parser import parse_text
+from houserules.scenarios.model import ScenarioError
+from houserules.scenarios.parser import parse_text
 from dice.dfen import format_dfen, parse_dfen
 from presets.modifiers import attach
 from presets.modifiers.models import validate_descriptor
