@@ -47,7 +47,12 @@ TYPED = (ChessError, ReteError, ScenarioError)
 #: per parser: inputs tried, accepted, refused (printed by make fuzz)
 COUNTS: dict[str, Counter] = {}
 
-FUZZ = settings(max_examples=EXAMPLES, deadline=None, database=None,
+#: in a long run each hypothesis example is a batch of inputs made from the
+#: random source it draws (hypothesis's own bookkeeping per example would
+#: otherwise cost more than most parsers take); a short run draws each input
+#: as a strategy of its own, which hypothesis can shrink
+BATCH = 100 if EXAMPLES >= 5000 else 1
+FUZZ = settings(max_examples=max(1, EXAMPLES // BATCH), deadline=None, database=None,
                 suppress_health_check=list(HealthCheck))
 
 
@@ -108,6 +113,56 @@ def inputs(seeds, alphabet: str):
                      st.text(alphabet, max_size=120), st.text(max_size=60))
 
 
+def _char(rnd, alphabet: str) -> str:
+    if rnd.random() < 0.8:
+        return rnd.choice(alphabet)
+    return chr(rnd.choice((rnd.randrange(0, 0x20), rnd.randrange(0x20, 0x250),
+                           rnd.randrange(0x250, 0x30000))))
+
+
+def _made(rnd, seeds, alphabet: str) -> str:
+    """One input from ``rnd``: as :func:`inputs` makes them, without hypothesis's
+    per-input bookkeeping."""
+    kind = rnd.random()
+    if kind < 0.1:
+        return rnd.choice(seeds)
+    if kind < 0.75:
+        text = rnd.choice(seeds)
+        for _ in range(rnd.randint(1, 4)):
+            at, op = rnd.randint(0, len(text)), rnd.choice("idr")
+            if op == "i":
+                text = text[:at] + _char(rnd, alphabet) + text[at:]
+            elif op == "d":
+                text = text[:at] + text[at + 1:]
+            else:
+                text = text[:at] + _char(rnd, alphabet) + text[at + 1:]
+        return text
+    if kind < 0.95:
+        return "".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 120)))
+    return "".join(chr(rnd.randrange(1, 0x30000))
+                   for _ in range(rnd.randint(0, 60)))
+
+
+def fuzz(seeds, alphabet: str):
+    """The test of one parser: ``check(text)`` for every input generated."""
+    if BATCH == 1:
+        batches = st.lists(inputs(seeds, alphabet), min_size=1, max_size=1)
+    else:
+        batches = st.randoms(use_true_random=False).map(
+            lambda rnd: [_made(rnd, seeds, alphabet) for _ in range(BATCH)])
+
+    def wrap(check):
+        @given(batches)
+        @FUZZ
+        def test(texts):
+            for text in texts:
+                check(text)
+        test.__name__ = test.__qualname__ = check.__name__
+        test.__doc__ = check.__doc__
+        return test
+    return wrap
+
+
 @pytest.fixture(autouse=True)
 def report():
     """After each parser's run: its counts on stdout (``make fuzz`` shows them),
@@ -141,8 +196,7 @@ def _game(text, ruleset):
     return Game(text, ruleset=ruleset)
 
 
-@given(inputs(FENS, FEN_CHARS))
-@FUZZ
+@fuzz(FENS, FEN_CHARS)
 def test_fen(text):
     g = parsed("fen", _game, text, FIDE)
     if g is not None:
@@ -154,8 +208,7 @@ def test_fen(text):
 EXTENDED = [f + " hp:e1=1,d8=2" for f in FENS[:2]] + [FENS[0] + " hp:a1=2"]
 
 
-@given(inputs(EXTENDED, FEN_CHARS + "hp:=,"))
-@FUZZ
+@fuzz(EXTENDED, FEN_CHARS + "hp:=,")
 def test_extended_fen(text):
     g = parsed("extended-fen", _game, text, HP)
     if g is not None:
@@ -168,8 +221,7 @@ DFENS = ["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 NPP",
          "8/8/8/2k5/8/1N6/2P5/K7 w - - 0 1 - winner:white"]
 
 
-@given(inputs(DFENS, FEN_CHARS + "NBRQKP-winer:"))
-@FUZZ
+@fuzz(DFENS, FEN_CHARS + "NBRQKP-winer:")
 def test_dfen(text):
     pos = parsed("dfen", parse_dfen, text)
     if pos is not None:
@@ -196,8 +248,7 @@ def _move_checked(parser: str, push, text: str):
         assert (g.fen(), len(g.move_stack)) == before
 
 
-@given(inputs(UCIS, "abcdefgh12345678qrbnk0"))
-@FUZZ
+@fuzz(UCIS, "abcdefgh12345678qrbnk0")
 def test_uci_move(text):
     _move_checked("uci", lambda g: g.push, text)
 
@@ -205,8 +256,7 @@ def test_uci_move(text):
 SANS = ["e4", "Nf3", "O-O", "O-O-O", "exf6", "a8=Q", "a8=N+", "Nxe5", "Kb4", "Rh1#", "0-0"]
 
 
-@given(inputs(SANS, "abcdefgh12345678NBRQKx=+#O-0"))
-@FUZZ
+@fuzz(SANS, "abcdefgh12345678NBRQKx=+#O-0")
 def test_san_move(text):
     _move_checked("san", lambda g: g.push_san, text)
 
@@ -223,8 +273,7 @@ RULES = ['rule "house.knight-step" stage generate\n  "A knight may also step."\n
 RULE_CHARS = "rule stagewhnd()?:<-\"\n pieckgmov,&!=0123456789"
 
 
-@given(inputs(RULES, RULE_CHARS))
-@FUZZ
+@fuzz(RULES, RULE_CHARS)
 def test_rule_text(text):
     before = dict(FIDE.productions)
     rs = parsed("rule-text", load_rule_text, FIDE, text, "fuzz.hr")
@@ -239,8 +288,7 @@ SCENARIOS = ['scenario "a knight move"\n  fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP
              '# comment\nscenario "x"\n  modifier berserker on a1\n  expect piece a1 R\n']
 
 
-@given(inputs(SCENARIOS, "scenario fenplayexpctlg\"\n #12345678/"))
-@FUZZ
+@fuzz(SCENARIOS, "scenario fenplayexpctlg\"\n #12345678/")
 def test_scenario_text(text):
     parsed("scenario-text", parse_text, text, "fuzz.hrt")
 
@@ -258,8 +306,7 @@ def _attached(text):
         assert FIDE.productions == before
 
 
-@given(inputs(MODIFIERS, '{}[]":,0123456789-abcdefghiklmnoprstuvy'))
-@FUZZ
+@fuzz(MODIFIERS, '{}[]":,0123456789-abcdefghiklmnoprstuvy')
 def test_modifier_json(text):
     parsed("modifier-json", _attached, text)
 
@@ -277,8 +324,7 @@ def _pgn_game(text):
     return Game.from_pgn(text)
 
 
-@given(inputs(PGNS, '[]"{}()1234567890. eNBRQKxabcdefgh+#=*/-\n;$'))
-@FUZZ
+@fuzz(PGNS, '[]"{}()1234567890. eNBRQKxabcdefgh+#=*/-\n;$')
 def test_pgn(text):
     g = parsed("pgn", _pgn_game, text)
     if g is not None:
