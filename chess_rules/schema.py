@@ -124,13 +124,14 @@ def facts_page() -> str:
            "`kniht`) is refused when it loads, with a \"did you mean\". `nil` is an "
            "empty slot. Presets add slots to `piece` (`hp`, ...) and templates of "
            "their own.", ""]
+    from .square_names import SQUARE_SLOTS
     for t in TEMPLATES:
         out += [f"## `{t.name}`", "", "| slot | holds | values | default |",
                 "| --- | --- | --- | --- |"]
         for slot in t.slots:
             values = SLOT_VALUES.get((t.name, slot))
-            shown = ", ".join("nil" if v is None else f"`{v}`" for v in values) \
-                if values else "any"
+            shown = ", ".join("nil" if v is None else f"`{v}`" for v in values) if values \
+                else "a square: `a1` .. `h8`" if slot in SQUARE_SLOTS.get(t.name, ()) else "any"
             default = t.defaults.get(slot, "") if slot in t.defaults else ""
             default = "nil" if slot in t.defaults and default is None else \
                 (f"`{str(default).lower() if isinstance(default, bool) else default}`"
