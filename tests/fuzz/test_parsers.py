@@ -79,6 +79,8 @@ def parsed(parser: str, fn, *args, new_input: bool = True):
     input given again (a move pushed on another position)."""
     count = COUNTS.setdefault(parser, Counter())
     count["inputs"] += new_input
+    if new_input and count["inputs"] % 10000 == 0:
+        _write_report()         # (a long run's counts so far, should it be stopped)
     try:
         with no_hang(f"{parser} on {args[0]!r}"[:300]):
             out = fn(*args)
@@ -173,6 +175,11 @@ def report():
         c = COUNTS[parser]
         print(f"\nfuzz {parser}: {c['inputs']} inputs, {c['accepted']} accepted, "
               f"{c['refused']} refused")
+    _write_report()
+
+
+def _write_report() -> None:
+    """Every count so far into HOUSERULES_FUZZ_REPORT, when it names a file."""
     if os.environ.get("HOUSERULES_FUZZ_REPORT"):
         with open(os.environ["HOUSERULES_FUZZ_REPORT"], "w", encoding="utf-8") as out:
             json.dump(COUNTS, out, indent=1, sort_keys=True)
