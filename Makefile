@@ -7,7 +7,7 @@ PY      = $(VENV)/bin/python
 STAMP   = $(VENV)/.installed-dev
 BSTAMP  = $(VENV)/.installed-bench
 
-.PHONY: demo test test-floors test-pythons test-slow bench bench-rete bench-perft bench-presets bench-dice bench-instructions bench-compiled clean
+.PHONY: demo test fuzz test-floors test-pythons test-slow bench bench-rete bench-perft bench-presets bench-dice bench-instructions bench-compiled clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -58,6 +58,12 @@ test-pythons:
 	    && .venv-$$v/bin/python -m pytest || failed="$$failed $$v"; \
 	done; \
 	if [ -n "$$failed" ]; then echo "test-pythons: failed on Python$$failed"; exit 1; fi
+
+# every parser a user reaches fed FUZZ_EXAMPLES generated inputs each (the fast
+# suite runs a few hundred): prints how many each parser accepted and refused
+FUZZ_EXAMPLES ?= 100000
+fuzz: $(STAMP)
+	HOUSERULES_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest tests/fuzz -s -p no:randomly
 
 test-slow: $(STAMP)
 	$(PY) -m pytest -m slow

@@ -8,6 +8,8 @@ as in its message.
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path
 
 __all__ = ["ChessError", "ArgumentError", "NotARuleSetError", "FenError", "IllegalMoveError", "MoveParseError",
            "ReentrantCallError", "NotPicklableError", "PgnError", "PgnSyntaxError", "PgnMoveError"]
@@ -152,6 +154,58 @@ def source_name(source) -> str | None:
         return os.fspath(source)
     raise ArgumentError(f"source is the name of the text's file (a str or a path), not "
                         f"{type(source).__name__}")
+
+
+#: the project's packages: a frame in them is not a user's code
+_OURS = tuple(str(Path(__file__).resolve().parents[1] / name) + os.sep
+              for name in ("rete", "chess_rules", "presets", "dice", "houserules"))
+#: where Python and the installed packages live
+_INSTALLED = tuple({os.path.realpath(p) + os.sep for p in
+                    (sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix)})
+
+
+def _causes(exc: BaseException):
+    """``exc`` and what it came from (``raise ... from``, an ActionError's cause),
+    the first cause last."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        yield exc
+        exc = getattr(exc, "cause", None) if isinstance(getattr(exc, "cause", None),
+                                                       BaseException) \
+            else (exc.__cause__ or exc.__context__)
+
+
+def user_code_location(exc: BaseException) -> str | None:
+    """``FILE:LINE`` of the innermost place in a user's own code (a rule set
+    in Python, a function of theirs an action calls) where ``exc``, or the error
+    it came from, was raised; None when it came from no such code. A frame in
+    the project's packages, the standard library or an installed package is not
+    a user's code; a syntax error in a user's file is where the file says."""
+    found = None
+    for e in _causes(exc):
+        if isinstance(e, SyntaxError) and e.filename and e.lineno \
+                and _users(e.filename):
+            return f"{e.filename}:{e.lineno}"
+        tb = e.__traceback__
+        called = False      # (the frames that caught it, before any of ours, called us)
+        while tb is not None:
+            name = tb.tb_frame.f_code.co_filename
+            if not _users(name):
+                called = True
+            elif called:
+                found = f"{name}:{tb.tb_lineno}"
+            tb = tb.tb_next
+        if found is not None:
+            return found
+    return None
+
+
+def _users(filename: str) -> bool:
+    if filename.startswith("<"):
+        return False
+    path = os.path.realpath(filename)
+    return not path.startswith(_OURS) and not path.startswith(_INSTALLED)
 
 
 def _at(source: str | None, line: int, column: int) -> str:

@@ -21,7 +21,7 @@ from rete.model import (AssertFact, Call, Exists, Modify, Pattern, Retract, as_p
 
 from .errors import ChessError, NotARuleSetError
 from .move_helpers import MOVE_HELPERS, helper_call_problem, meta_problem, with_implied_attacks
-from .schema import STAGES, TEMPLATES
+from .schema import STAGES, TEMPLATES, slot_values
 from .topology import Plain
 
 if TYPE_CHECKING:
@@ -340,6 +340,7 @@ class RuleSet:
         self._check_royal_types()
         self._check_position_keys()
         s = ChessSession(stages=self.stages)
+        s.slot_values = slot_values     # a typo in a symbolic value is refused
         for name, after, before in self.extra_stages:
             s.define_stage(name, after=after, before=before)
         for t in self.templates.values():

@@ -25,7 +25,7 @@ import sys
 from contextlib import contextmanager
 from pathlib import Path
 
-from .errors import ChessError
+from .errors import ChessError, user_code_location
 from .ruleset import RuleSet
 
 __all__ = ["RuleSetSpecError", "load_ruleset_spec"]
@@ -67,7 +67,8 @@ def _ruleset(module, target: str, name: str, spec: str) -> RuleSet:
             obj = obj()
         except Exception as e:
             raise RuleSetSpecError(
-                f"ruleset {spec!r}: calling {name}() failed: {type(e).__name__}: {e}") from e
+                f"ruleset {spec!r}: calling {name}() failed: {type(e).__name__}: {e}"
+                f"{_where(e)}") from e
     if not isinstance(obj, RuleSet):
         raise RuleSetSpecError(
             f"ruleset {spec!r}: {name} is {type(obj).__name__}, not a RuleSet "
@@ -209,7 +210,7 @@ def _exec_file(path: Path, target: str, spec: str):
         mod_spec.loader.exec_module(module)
     except Exception as e:
         raise RuleSetSpecError(f"ruleset {spec!r}: loading {target} failed: "
-                               f"{type(e).__name__}: {e}") from e
+                               f"{type(e).__name__}: {e}{_where(e)}") from e
     return module
 
 
@@ -221,4 +222,10 @@ def _import_module(target: str, spec: str):
                 (target == e.name or target.startswith(e.name + ".")):
             raise RuleSetSpecError(f"ruleset {spec!r}: no module named {e.name!r}") from e
         raise RuleSetSpecError(f"ruleset {spec!r}: importing {target} failed: "
-                               f"{type(e).__name__}: {e}") from e
+                               f"{type(e).__name__}: {e}{_where(e)}") from e
+
+
+def _where(e: BaseException) -> str:
+    """`` (at FILE:LINE)``: where in the user's code ``e`` was raised."""
+    at = user_code_location(e)
+    return f" (at {at})" if at else ""

@@ -107,7 +107,7 @@ it. Turns are sequences: the same set of moves in two orders is two turns.
 
 ``legal_uci_moves(dfen)`` judges the position in isolation: the first level of
 ``legal_turn_tree(dfen)`` for its own dice, the rule applied afresh. After a
-micro-move it may allow more than the tree of the whole turn did (the spec's
+micro-move it may allow more than the tree of the whole turn did (the
 ``c2c4`` example); a client following a turn walks the tree.
 
 ``apply_move(dfen, uci)`` accepts exactly the moves ``legal_uci_moves`` lists.

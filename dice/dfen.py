@@ -98,7 +98,7 @@ def parse_dfen(text: str, ruleset=None) -> DfenPosition:
     except FenError as e:
         raise DfenError(e.field, e.reason, text) from None
     placement = pos.placement
-    # Dice Chess over FIDE reads a DFEN as the spec rules; over a preset or
+    # Dice Chess over FIDE reads a DFEN by Dice Chess's own checks; over a preset or
     # rules of a user's own, as that rule set reads a FEN: pawns may stand on
     # rank 1 or 8, kings may be gone, a game may be won with both kings standing
     fide = plain_fide(ruleset)
@@ -161,7 +161,7 @@ def _check_target(ep: int, placement: dict, text: str, named: int | None = None)
 def plain_fide(ruleset) -> bool:
     """Whether ``ruleset`` is Dice Chess over FIDE as it comes (None, or a rule
     set no preset and no rule of a user's own changed, its kings royal), whose
-    DFEN the spec's checks hold for. A user's own rule set (``--ruleset``,
+    DFEN Dice Chess's own checks hold for. A user's own rule set (``--ruleset``,
     ``--rules``: Horde's pawns on the first rank, King of the Hill's win with
     both kings standing) is read as it reads a FEN, as a preset's is."""
     if ruleset is None:

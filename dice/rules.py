@@ -314,7 +314,7 @@ def dice_productions() -> list[Rule]:
     ]
 
 
-#: Generators that name no piece type, by the name the spec gives them (a preset
+#: Generators that name no piece type, by the name Dice Chess gives them (a preset
 #: that replaces one keeps its meaning): the dice their moves need.
 NAMED_MOVERS = {"fide.castling": ("king", "rook"), "fide.en-passant": ("pawn",)}
 

@@ -4,13 +4,13 @@ Output formats are a contract: ``moves`` prints UCI moves one per line,
 sorted; ``perft`` prints the node count as its last line (with ``--divide``,
 ``move: count`` lines first); errors go to stderr with a non-zero exit.
 
-    houserules moves FEN [--preset ID ...] [--config ID.KEY=VALUE ...] [--rules FILE.hr]
-                         [--modifier FILE.json|NAME] [--ruleset MODULE:NAME]
-    houserules perft FEN DEPTH [--divide] [--progress | --no-progress]
-    houserules explain FEN MOVE
-    houserules outcome FEN
+    houserules moves [FEN] [--preset ID ...] [--config ID.KEY=VALUE ...] [--rules FILE.hr]
+                           [--modifier FILE.json|NAME] [--ruleset MODULE:NAME]
+    houserules perft [FEN] DEPTH [--divide] [--progress | --no-progress]
+    houserules explain [FEN] MOVE            (MOVE in UCI or SAN)
+    houserules outcome [FEN]
     houserules rules [--preset ID ...]
-    houserules presets [--json]
+    houserules presets [ID] [--json]
     houserules layouts [--json]
     houserules modifiers schema | list [--json] | check FILE.json ...
     houserules rete graph [FILE.hr | --preset ID ... --rules FILE.hr ...] [--dot]
@@ -19,10 +19,16 @@ sorted; ``perft`` prints the node count as its last line (with ``--divide``,
     houserules replay FILE.pgn [--preset ID ...]
     houserules dice ...
     houserules --version
+    houserules --traceback ...
 
 Wherever a FEN is taken, ``--layout ID`` may stand instead of it; a FEN is
-best quoted, and its words unquoted are read as one FEN. ``--preset a,b`` is
-``--preset a --preset b``.
+best quoted, and its words unquoted are read as one FEN; with neither, the
+position is where the rules start (a ``--ruleset``'s own start, the layout
+the presets prefer, or the standard position). ``--preset a,b`` is
+``--preset a --preset b``. Tables are as wide as the terminal. An error is
+one line on stderr, exit status 2, saying where in the user's own Python
+code it was raised when it was; ``--traceback`` (anywhere on the line)
+prints any error's whole traceback first.
 """
 from __future__ import annotations
 
@@ -30,6 +36,7 @@ import argparse
 import io
 import json
 import os
+import re
 import sys
 
 from chess_rules.errors import ChessError, quoted
@@ -132,7 +139,9 @@ def _ruleset(args):
     return rs
 
 
-def _fen(args) -> str:
+def _fen(args, rs=None) -> str:
+    """The position the command names: its FEN, its ``--layout``, or, with
+    neither, where its rules start (:func:`_start_fen`)."""
     layout = getattr(args, "layout", None)
     fen = " ".join(getattr(args, "fen", None) or [])
     if layout:
@@ -141,8 +150,23 @@ def _fen(args) -> str:
         from presets.layouts import get_layout
         return get_layout(layout).fen
     if not fen:
-        raise ChessError("a FEN (or --layout ID) is required")
+        return _start_fen(args, rs if rs is not None else _ruleset(args))
     return fen
+
+
+def _start_fen(args, rs) -> str:
+    """Where the rules start: a rule set's own start (``--ruleset horde.py:build``),
+    else the layout the presets prefer (dual-king's two kings), else the
+    standard position."""
+    fen = rs.config.get("start-fen")
+    if fen is None:
+        from presets.layouts import preferred_layout
+        fen = preferred_layout(_presets(args)).fen
+    return fen
+
+
+def _position_given(args) -> bool:
+    return bool(getattr(args, "fen", None) or getattr(args, "layout", None))
 
 
 def _game(args, after: str | None = None, missing: str = "", fits: bool = True,
@@ -156,8 +180,10 @@ def _game(args, after: str | None = None, missing: str = "", fits: bool = True,
     ``name``: what ``after`` is (``DEPTH``, ``MOVE``), for words past it."""
     from chess_rules.errors import FenError
     from chess_rules.game import Game
-    fen = _fen(args)
     rs = _ruleset(args)
+    fen = _fen(args, rs)
+    if not _position_given(args):
+        return Game(fen, ruleset=rs)        # the rules' start: nothing to split
     game = None
     try:
         game = Game(fen, ruleset=rs)
@@ -287,21 +313,55 @@ def _perft_with_progress(g, depth: int, show: bool) -> dict[str, int]:
         return g.perft_divide(depth, on_move)
 
 
+#: a move in SAN, as explain and play read it (``Nf3``, ``exd5``, ``e8=Q+``, ``O-O``)
+SAN = re.compile(r"^(?:[NBRQKnbrqk]?[a-h]?[1-8]?x?[a-h][1-8](?:=?[NBRQnbrq])?|[Oo0]-[Oo0](?:-[Oo0])?)"
+                 r"[+#]?[!?]*$")
+
+
 def cmd_explain(args) -> int:
     from chess_rules.notation import parse_uci
     if not args.fen and not args.layout and "/" in args.move:
         # one argument, and it is a position: argparse took it for the move
         raise ChessError("explain needs a MOVE after the position (e.g. ... e2e4)")
+    move = args.move.strip()
     try:
-        parse_uci(args.move.strip())
-        fits = True
+        parse_uci(move)
+        uci = True
     except ChessError:
-        fits = False
-    g = _game(args, args.move, "explain needs a MOVE after the position (e.g. ... e2e4)", fits,
-              name="MOVE")
-    parse_uci(args.move.strip())     # malformed move text is an error, not an answer
-    print(g.explain(args.move).text)
+        uci = False
+    g = _game(args, args.move, "explain needs a MOVE after the position (e.g. ... e2e4)",
+              uci or bool(SAN.match(move)), name="MOVE")
+    if not uci:
+        if not SAN.match(move):
+            raise ChessError(f"bad move {quoted(args.move)}: not a UCI move (e2e4, e7e8q) "
+                             f"nor a SAN one (e4, Nf3, exd5, e8=Q, O-O)")
+        try:
+            move = g.parse_san(move).uci()
+        except ChessError:
+            # no legal move answers it: explain the one piece the SAN can mean
+            guess = _illegal_san(g, move)
+            if guess is None:
+                raise
+            move = guess
+    print(g.explain(move).text)
     return 0
+
+
+def _illegal_san(g, san: str) -> str | None:
+    """The UCI of a SAN no legal move answers (``Nd6`` for a knight that cannot
+    get there), when one piece of the side to move is the only one it can mean:
+    explain then says why that piece may not go there. None otherwise."""
+    from chess_rules.squares import LETTER_TO_PIECE, SQUARE_NAMES
+    m = re.match(r"^([NBRQK])([a-h]?)([1-8]?)x?([a-h][1-8])", san)
+    if m is None:
+        return None
+    letter, file, rank, to = m.groups()
+    ptype = LETTER_TO_PIECE[letter][0]
+    turn = g.turn
+    froms = [SQUARE_NAMES[f.values["square"]] for f in g.pieces()
+             if f.values["type"] == ptype and f.values["color"] == turn]
+    froms = [sq for sq in froms if sq.startswith(file) and sq.endswith(rank) and sq != to]
+    return froms[0] + to if len(froms) == 1 else None
 
 
 def cmd_outcome(args) -> int:
@@ -323,38 +383,84 @@ def cmd_rules(args) -> int:
         return 0
     from rich.table import Table
 
-    from houserules.play import TerminalConsole
-    t = Table(title=f"rules: {rs.name}", show_lines=False)
-    for col in ("production", "stage", "salience", "source", "what it does"):
-        t.add_column(col)
+    from rich import box
+    t = Table(title=f"rules: {rs.name}", show_lines=False, box=box.SIMPLE_HEAD)
+    t.add_column("production", no_wrap=True)     # (a name is copied whole)
+    for col in ("stage", "salience", "source"):
+        t.add_column(col, overflow="fold")
+    t.add_column("what it does", ratio=1, min_width=20)
     order = {s: i for i, s in enumerate(rs.stages)}
     for r in sorted(rows, key=lambda r: (order.get(r["stage"], 99), -r["salience"], r["name"])):
         t.add_row(r["name"], r["stage"], str(r["salience"]), r["source"], r["doc"])
-    TerminalConsole(width=160).print(t)      # a closed pipe exits 141, as print's does
+    console().print(t)
     return 0
 
 
 def cmd_presets(args) -> int:
     from presets import preset_table
     rows = preset_table()
+    if args.id is not None:
+        from presets.registry import get
+        get(args.id)        # an unknown id is refused, with a "did you mean"
+        row = next(r for r in rows if r["id"] == args.id)
+        if args.json:
+            print(json.dumps(row, indent=2))
+        else:
+            _print_preset(row)
+        return 0
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
     from rich.table import Table
 
-    from houserules.play import TerminalConsole
-    t = Table(title="presets")
-    for col in ("id", "name", "category", "mode", "requires", "incompatible with", "scope",
-                "layout"):
-        t.add_column(col)
+    from rich import box
+    t = Table(title="presets", box=box.SIMPLE_HEAD,
+              caption="* refused on loading: both rewrite one production. "
+                      "'houserules presets ID' shows one preset whole (category, layout...)")
+    t.add_column("id", no_wrap=True)
+    t.add_column("mode")
+    t.add_column("requires / incompatible with", ratio=1, min_width=12)
+    t.add_column("description", ratio=3, min_width=20)
     for r in rows:
-        t.add_row(r["id"], r["name"], r["category"], r["mode"], ", ".join(r["requires"]),
-                  ", ".join(r["incompatible_with"] + [c + "*" for c in r["conflicts_with"]]),
-                  "yes" if r["scope_aware"] else "",
-                  r["preferred_layout"] or "")
-    t.caption = "* refused on loading: both rewrite one production"
-    TerminalConsole(width=180).print(t)
+        needs = ", ".join(r["requires"])
+        clash = ", ".join(r["incompatible_with"] + [c + "*" for c in r["conflicts_with"]])
+        t.add_row(r["id"], r["mode"], "\n".join(x for x in (needs and f"requires {needs}",
+                                                              clash and f"not with {clash}") if x),
+                  f"{r['name']}: {r['description']}")
+    console().print(t)
     return 0
+
+
+def console():
+    """The console tables print on: as wide as the terminal (``COLUMNS`` where it
+    is set; 80 columns into a pipe), each column wrapped to fit; a closed pipe
+    exits 141, as print's does."""
+    from houserules.play import TerminalConsole
+    return TerminalConsole()
+
+
+def _print_preset(row: dict) -> None:
+    """One preset, whole: what ``houserules presets ID`` prints."""
+    import textwrap
+    width = max(40, min(100, console().width))
+    reasons = row.get("incompatible_because") or {}
+    lines = [f"{row['id']}: {row['name']}",
+             f"category: {row['category']}", f"mode: {row['mode']}",
+             f"affects: {', '.join(row['affects']) or 'nothing of FIDE (adds rules)'}",
+             f"requires: {', '.join(row['requires']) or 'nothing'}"]
+    incompatible = [f"{p} ({reasons[p]})" if p in reasons else p
+                    for p in row["incompatible_with"]] + \
+        [f"{p} (both rewrite one production)" for p in row["conflicts_with"]]
+    lines.append(f"incompatible with: {'; '.join(incompatible) or 'nothing'}")
+    lines.append(f"scope (white, black or both): {'yes' if row['scope_aware'] else 'no'}")
+    if row.get("config_schema"):
+        keys = ", ".join(sorted((row["config_schema"].get("properties") or {})))
+        lines.append(f"configurable: {keys} (--config {row['id']}.KEY=VALUE)")
+    lines.append(f"preferred layout: {row['preferred_layout'] or 'standard'}")
+    for line in lines:
+        print(textwrap.fill(line, width, subsequent_indent="  "))
+    print()
+    print(textwrap.fill(row["description"], width))
 
 
 def cmd_layouts(args) -> int:
@@ -363,8 +469,14 @@ def cmd_layouts(args) -> int:
         print(json.dumps([{"id": l.id, "name": l.name, "fen": l.fen,
                            "description": l.description} for l in LAYOUTS.values()], indent=2))
         return 0
+    from rich import box
+    from rich.table import Table
+    t = Table(title="layouts", box=box.SIMPLE_HEAD)
+    t.add_column("id", no_wrap=True)
+    t.add_column("FEN, then what it is", ratio=1, min_width=16)
     for l in LAYOUTS.values():
-        print(f"{l.id:14} {l.fen}  # {l.description}")
+        t.add_row(l.id, f"{l.fen}\n{l.description}")
+    console().print(t)
     return 0
 
 
@@ -416,16 +528,9 @@ def cmd_test(args) -> int:
 
 def cmd_play(args) -> int:
     from houserules.play import play
-    fen = _fen(args) if (args.fen or args.layout) else None
     rs = _ruleset(args)
+    fen = _fen(args, rs)
     _refuse_words_after_a_whole_fen(args, rs, None, "")
-    if fen is None:
-        # a rule set's own start (--ruleset horde.py:build), else the presets'
-        # preferred layout, else the standard position
-        fen = rs.config.get("start-fen")
-    if fen is None:
-        from presets.layouts import preferred_layout
-        fen = preferred_layout(_presets(args)).fen
     return play(fen, rs, human=args.human, seed=args.seed, max_moves=args.max_moves)
 
 
@@ -445,11 +550,27 @@ def _read_pgn(path: str) -> tuple[str, str]:
         except OSError as e:
             raise OSError(f"cannot read PGN file {path!r}: {e.strerror or e}") from None
         source = path
+    _refuse_binary(data, source)
     try:
         return data.decode("utf-8-sig"), source
     except UnicodeDecodeError:
         # the UTF-8 mark an editor put on text that is Latin-1 all the same
         return data.removeprefix(b"\xef\xbb\xbf").decode("latin-1"), source
+
+
+#: the control bytes a text file may hold (tab, line feed, form feed, carriage return)
+TEXT_CONTROLS = frozenset(b"\t\n\x0c\r")
+
+
+def _refuse_binary(data: bytes, source: str) -> None:
+    """A file that is no text (an image, an archive: a NUL byte, or another
+    control byte) is named as such, where reading it as Latin-1 would quote its
+    bytes back in a syntax error."""
+    at = next((i for i, b in enumerate(data[:65536]) if b < 0x20 and b not in TEXT_CONTROLS),
+              None)
+    if at is not None:
+        raise ChessError(f"{source}: not a PGN file: it is not text (byte {at} is "
+                         f"{data[at]:#04x}, a control byte no text holds)")
 
 
 def cmd_replay(args) -> int:
@@ -491,6 +612,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="houserules",
         description="Chess and its variants as production rules on a Rete-II engine.")
     p.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    p.add_argument("--traceback", action="store_true",
+                   help="on an error, its whole traceback too (anywhere on the line)")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
@@ -510,7 +633,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     e = sub.add_parser("explain", help="which production generated or refused a move")
     _add_fen(e)
-    e.add_argument("move", help="a move in UCI")
+    e.add_argument("move", help="a move in UCI (e2e4) or SAN (e4, Nf3, O-O)")
     e.add_argument("--layout", type=text_arg, help="a starting layout id instead of a FEN")
     _add_rules_options(e, fen=False)
     e.set_defaults(func=cmd_explain)
@@ -524,7 +647,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--json", action="store_true", help="machine-readable list")
     r.set_defaults(func=cmd_rules)
 
-    ps = sub.add_parser("presets", help="the preset registry")
+    ps = sub.add_parser("presets", help="the preset registry, or one preset whole")
+    ps.add_argument("id", nargs="?", metavar="ID", type=text_arg,
+                    help="one preset: all it says of itself, its description whole")
     ps.add_argument("--json", action="store_true", help="machine-readable list (a contract)")
     ps.set_defaults(func=cmd_presets)
 
@@ -612,7 +737,25 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(argv: list[str] | None) -> int:
-    """The command, its errors reported as main promises."""
+    """The command, its errors reported as main promises; with ``--traceback``
+    (anywhere on the line), any error's whole traceback first."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    show_traceback = "--traceback" in argv[:argv.index("--")] if "--" in argv \
+        else "--traceback" in argv
+    if show_traceback:
+        argv.remove("--traceback")
+    try:
+        return _command(argv, show_traceback)
+    except Exception as e:
+        if not show_traceback:
+            raise
+        import traceback
+        traceback.print_exception(e, file=sys.stderr)
+        _complain(f"houserules: error: {e}")
+        return 2
+
+
+def _command(argv: list[str], show_traceback: bool = False) -> int:
     try:
         # building the parser imports the presets (half a second): a Ctrl-C
         # then is reported as one during the command
@@ -634,15 +777,22 @@ def _run(argv: list[str] | None) -> int:
         # on a terminal the message starts below the ^C it echoed
         _complain(("\n" if sys.stderr and sys.stderr.isatty() else "") + "houserules: interrupted")
         return 130
-    except (ChessError, ValueError, OSError) as e:
-        _complain(f"houserules: error: {e}")
-        return 2
-    except Exception as e:  # a ReteError from a rule file, for instance
+    except Exception as e:
         from rete import ReteError
-        if isinstance(e, ReteError):
-            _complain(f"houserules: error: {e}")
-            return 2
-        raise
+        if not isinstance(e, (ChessError, ValueError, OSError, ReteError)):
+            raise       # a bug: its traceback (--traceback shows any error's)
+        if show_traceback:
+            raise
+        _complain(f"houserules: error: {e}{_user_code(e)}")
+        return 2
+
+
+def _user_code(e: BaseException) -> str:
+    """`` (raised at FILE:LINE, in your code)`` when the error came from a user's
+    own Python (a rule set's function, an action), unless its message says so."""
+    from chess_rules.errors import user_code_location
+    at = user_code_location(e)
+    return f" (raised at {at}, in your code)" if at and at not in str(e) else ""
 
 
 def _flush_stdout() -> None:

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 
-from chess_rules.errors import ChessError
+from chess_rules.errors import ChessError, quoted
 
 __all__ = ["add_commands"]
 
@@ -66,6 +66,19 @@ def _dfen_only(args) -> str:
     return dfen
 
 
+def _with_dice(dfen: str, command: str) -> str:
+    """``dfen`` if it has its dice field; a plain FEN (six fields, or four) is
+    refused: the library reads it as a turn with no dice, whose answer (no
+    move, an empty tree) would say nothing of the dice left out."""
+    from dice.dfen import split_tokens
+    fields, _ = split_tokens(dfen)
+    if len(fields) in (4, 6):
+        raise ChessError(f"the dice are missing: {quoted(dfen)} is a FEN with no dice field; "
+                         f"'dice {command}' takes a DFEN, the FEN then the dice left "
+                         f"(e.g. ... w KQkq - 0 1 NPP, or - for none)")
+    return dfen
+
+
 def _rules(args):
     """The rule set the options compose, or None for Dice Chess over FIDE."""
     if not (args.preset or args.config or args.rules or args.modifier or args.ruleset):
@@ -76,14 +89,14 @@ def _rules(args):
 
 def cmd_moves(args) -> int:
     from dice import legal_uci_moves
-    for u in legal_uci_moves(_dfen_only(args), _rules(args)):
+    for u in legal_uci_moves(_with_dice(_dfen_only(args), 'moves'), _rules(args)):
         print(u)
     return 0
 
 
 def cmd_tree(args) -> int:
     from dice import legal_turn_tree
-    print(json.dumps(legal_turn_tree(_dfen_only(args), _rules(args)), separators=(",", ":")))
+    print(json.dumps(legal_turn_tree(_with_dice(_dfen_only(args), 'tree'), _rules(args)), separators=(",", ":")))
     return 0
 
 
@@ -92,6 +105,7 @@ def cmd_playable(args) -> int:
 
     from dice import playable_dice
     dfen, played = _split(args.dfen, "playable")
+    _with_dice(dfen, "playable")
     for u in played:
         normalize_uci(u)    # malformed move text is an error, not null (as for explain)
     print(json.dumps(playable_dice(dfen, played, _rules(args))))
@@ -101,6 +115,7 @@ def cmd_playable(args) -> int:
 def cmd_apply(args) -> int:
     from dice import apply_move
     dfen, rest = _split(args.dfen, "apply")
+    _with_dice(dfen, "apply")
     if len(rest) != 1:
         raise ChessError("dice apply takes a DFEN and one UCI micro-move")
     print(apply_move(dfen, rest[0], _rules(args)))
@@ -110,6 +125,7 @@ def cmd_apply(args) -> int:
 def cmd_explain(args) -> int:
     from dice import explain_move
     dfen, rest = _split(args.dfen, "explain")
+    _with_dice(dfen, "explain")
     if len(rest) != 1:
         raise ChessError("dice explain takes a DFEN and one UCI micro-move")
     print(explain_move(dfen, rest[0], _rules(args)).text)
@@ -156,9 +172,9 @@ def add_commands(subparsers) -> None:
     dsub = d.add_subparsers(dest="dice_command", metavar="SUBCOMMAND")
     dsub.required = True
 
-    def sub(name, fn, help_, dfen_help="the DFEN (quoted)"):
+    def sub(name, fn, help_, dfen_help="the DFEN (quoted)", metavar=None):
         p = dsub.add_parser(name, help=help_)
-        p.add_argument("dfen", nargs="+", help=dfen_help)
+        p.add_argument("dfen", nargs="+", help=dfen_help, metavar=metavar)
         _preset_options(p)
         p.set_defaults(func=fn)
         return p
@@ -167,9 +183,13 @@ def add_commands(subparsers) -> None:
     sub("tree", cmd_tree, "the legal turn tree as JSON")
     sub("playable", cmd_playable, "the die faces a legal turn can still spend (JSON)",
         "the DFEN at the roll, then the micro-moves played since")
-    sub("apply", cmd_apply, "play one micro-move", "the DFEN, then one UCI micro-move")
-    sub("explain", cmd_explain, "why a micro-move is legal or not",
-        "the DFEN, then one UCI micro-move")
+    for p in (sub("apply", cmd_apply, "play one micro-move", "the DFEN, then one UCI micro-move",
+                  "DFEN MOVE"),
+              sub("explain", cmd_explain, "why a micro-move is legal or not",
+                  "the DFEN, then one UCI micro-move", "DFEN MOVE")):
+        # (the words of a DFEN the shell split are read as one: one positional)
+        p.usage = p.format_usage().removeprefix("usage: ").replace(
+            "DFEN MOVE [DFEN MOVE ...]", "DFEN MOVE")
     sub("end", cmd_end, "end the turn")
     r = sub("roll", cmd_roll, "roll three dice")
     r.add_argument("--seed", type=int, default=None, help="seed the dice (default: unseeded)")

@@ -203,7 +203,7 @@ def explain_in_turn(dfen: str, uci: str, node: dict, most: int, played, ruleset=
     """Why ``uci`` is or is not a micro-move of the turn being played: the turn
     is the tree walked from the roll (``node``: the continuations after
     ``played``; ``most``: the dice a legal turn spends), so a move that is legal
-    afresh from ``dfen`` may still not continue this turn (the spec's c2c4 case)."""
+    afresh from ``dfen`` may still not continue this turn (the c2c4 case: RULES.md, Dice Chess)."""
     try:
         u = normalize_uci(uci)
     except MoveParseError as e:

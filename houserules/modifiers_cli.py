@@ -23,9 +23,17 @@ def add_commands(sub) -> None:
             if args.json:
                 print(json.dumps(rows, indent=2))
             else:
+                from rich import box
+                from rich.table import Table
+
+                from houserules.cli import console
+                t = Table(title="modifiers", box=box.SIMPLE_HEAD)
+                t.add_column("id", no_wrap=True)
+                t.add_column("description", ratio=1, min_width=16)
                 for r in rows:
                     req = f" [requires {', '.join(r['requires'])}]" if r["requires"] else ""
-                    print(f"{r['id']:22} {r['description']}{req}")
+                    t.add_row(r["id"], r["description"] + req)
+                console().print(t)
         elif args.modifiers_command == "check":
             bad = 0
             for f in args.files:

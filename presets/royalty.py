@@ -3,7 +3,7 @@
 Royalty is rule-set data: ``RuleSet.royal_types[colour]`` names the royal piece
 types of each side; ``Game`` asserts one ``royal`` fact per type and colour, and
 ``ChessState.royal`` mirrors them. Every piece of a royal type is royal,
-promoted pieces included (DECISIONS.md, "Royalty is by piece type"). The FIDE
+promoted pieces included. The FIDE
 productions already handle any number of royal pieces:
 
 * ``fide.check-resolution`` drops a move that leaves *any* of the mover's royal

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import re
 import sys
 from pathlib import Path
 
@@ -21,9 +22,8 @@ INTRO = """\
 
 This document is generated from the code (`python -m presets.rulesdoc > RULES.md`);
 every section below is the docstring of the module that implements it, so what
-you read here is what runs. Where the reference spec (`../shared/spec/`) is
-silent or contradicts itself we follow its DECISIONS.md, and each preset's
-section repeats the rulings it follows in its own words.
+you read here is what runs. Each section states every ruling it follows in its
+own words: this document is the whole of the rules, and cites no other.
 
 ## Conventions
 
@@ -178,7 +178,23 @@ def render() -> str:
              _section("Move helpers", "chess_rules.move_helpers"),
              _section("Custom modifiers", "presets.modifiers"),
              _section("Dice Chess", "dice")]
-    return "\n".join(p.rstrip() + "\n" for p in parts if p)
+    return as_markdown("\n".join(p.rstrip() + "\n" for p in parts if p))
+
+
+_ROLE = re.compile(r":[a-z]+:`(~?)([^`\n]+)`")
+_DOUBLE = re.compile(r"(?<!`)``((?:[^`\n]|\n(?!\n))+?)``(?!`)")
+_LITERAL = re.compile(r"([^\s:])::$", re.M)
+
+
+def as_markdown(text: str) -> str:
+    """The docstrings' reStructuredText turned Markdown: a role
+    (``:class:`~a.b.C```) becomes the code span of its name (``C``, the whole
+    path without the ``~``), a double-backquoted literal a single-quoted one,
+    and a literal block's ``::`` a colon (its indented block is Markdown code)."""
+    text = _ROLE.sub(lambda m: "`" + (m.group(2).rsplit(".", 1)[-1] if m.group(1)
+                                      else m.group(2)) + "`", text)
+    text = _DOUBLE.sub(r"`\1`", text)
+    return _LITERAL.sub(r"\1:", text)
 
 
 def main(argv=None) -> int:

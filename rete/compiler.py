@@ -16,7 +16,8 @@ from typing import Any, Callable, Sequence
 
 from .errors import (ActionFunctionError, CollectedFactsError, CompileError, UnboundVariableError,
                      did_you_mean,
-                     UnknownFunctionError, UnknownSlotError, UnknownTemplateError)
+                     UnknownFunctionError, UnknownSlotError, UnknownSlotValueError,
+                     UnknownTemplateError)
 from .model import (AssertFact, Call, Collect, Exists, Expr, Halt, Modify, Not, Pattern,
                     Production, Retract, Test, Var)
 from .functions import BUILTINS, VALUE_FUNCTIONS
@@ -25,6 +26,11 @@ from .alpha import AlphaMemory, AlphaNode
 from .negation import NCCNode, NCCPartner, NegativeNode
 from .tokens import _bucket
 from .network import BetaMemory, JoinNode, JoinSpec, ProductionNode, Store, TestNode
+
+
+#: the built-in predicates that compare a slot with their arguments for
+#: equality: their arguments are values the slot could hold
+_EQUALITY = frozenset({"eq", "ne", "neq", "=", "!=", "member"})
 
 
 class Compiler:
@@ -65,7 +71,26 @@ class Compiler:
 
     def check_slots(self, template: str, slots, rule: str) -> tuple:
         self._template(template, rule)
-        return tuple((self.slot(template, s, rule), v) for s, v in slots)
+        out = tuple((self.slot(template, s, rule), v) for s, v in slots)
+        for s, v in out:
+            self.check_value(template, s, v, rule)
+        return out
+
+    def check_value(self, template: str, slot: str, value, rule: str) -> None:
+        """Refuse a constant the slot never holds, by the session's
+        :attr:`~rete.Session.slot_values` hook (variables and expressions pass)."""
+        domain = self.s.slot_values
+        if domain is None or isinstance(value, (Var, Expr)):
+            return
+        allowed = domain(template, slot)
+        if allowed is None:
+            return
+        try:
+            ok = value in allowed
+        except TypeError:       # an unhashable constant: refused as one elsewhere
+            return
+        if not ok:
+            raise UnknownSlotValueError(template, slot, value, tuple(allowed), rule)
 
     # ------------------------------------------------------------ alpha
 
@@ -107,6 +132,9 @@ class Compiler:
                     f"the predicate {p.fn!r} on slot {ps!r} of {pat.template!r} takes a "
                     f"variable or expression; slot predicates take constants only (write a "
                     f"Test, or bind the slot to a variable and test that)", rule)
+            if isinstance(p.fn, str) and p.fn in _EQUALITY and fn is BUILTINS.get(p.fn):
+                for arg in p.args:      # (type: != kniht) would hold of every piece
+                    self.check_value(pat.template, ps, arg, rule)
             extra.append(lambda f, fn=fn, s=ps, args=p.args: bool(fn(f.values.get(s), *args)))
             sig.append(("pred", ps, p.fn if isinstance(p.fn, str) else None, id(fn), p.args))
         try:

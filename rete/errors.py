@@ -94,6 +94,20 @@ class UnboundVariableError(CompileError):
     pass
 
 
+class UnknownSlotValueError(CompileError):
+    """A constant that a slot never holds, by the session's
+    :attr:`~rete.Session.slot_values` hook (``piece(type: kniht)`` where the
+    layer above says a piece's type is one of six): a condition on it would
+    never match. ``name`` is ``(template, slot)``, ``value`` the constant."""
+
+    def __init__(self, template: str, slot: str, value, allowed, rule: str | None = None):
+        self.name = (template, slot)
+        self.value = value
+        shown = ", ".join("nil" if v is None else str(v) for v in allowed)
+        super().__init__(f"slot {slot!r} of {template!r} never holds {value!r}"
+                         f"{did_you_mean(value, allowed)}; it holds one of: {shown}", rule)
+
+
 class CollectedFactsError(CompileError):
     """A variable a ``collect`` binds is used where one value or fact must be:
     in a test or a pattern (``target`` false), or as the fact a retract or a

@@ -12,7 +12,8 @@ from typing import TypeVar
 from .errors import (ActionFunctionError, CollectedFactsError, CompileError,
                      DuplicateProductionError,
                      MatchError, ReteError, UnboundVariableError, UnknownFunctionError, UnknownProductionError,
-                     UnknownSlotError, UnknownStageError, UnknownTemplateError)
+                     UnknownSlotError, UnknownSlotValueError, UnknownStageError,
+                     UnknownTemplateError)
 from .model import Modify, Pattern, Production, Template
 from .parsing import parse_rules
 from .transformer import RuleFile, RuleLocation
@@ -79,6 +80,9 @@ def error_position(e: BaseException, loc: RuleLocation, templates,
                     ts[0] in templates and not _has_slot(templates[ts[0]], ts[1]))
         if hit is None:
             hit = first("mslot", lambda vs: name is None or vs[1] == name[1])
+    elif isinstance(e, UnknownSlotValueError):
+        hit = first("slot", lambda ts: tuple(ts) == name) or \
+            first("mslot", lambda vs: vs[1] == name[1])
     elif isinstance(e, UnknownFunctionError):
         hit = first("function", lambda f: f == name if name is not None else f not in functions)
     elif isinstance(e, ActionFunctionError):

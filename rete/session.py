@@ -100,6 +100,11 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
         self.trace_enabled = False
         self.trace: list[Firing] = []
         self.listeners: list[Callable] = []   # fn(kind, fact, old_values) on every change
+        #: a hook the layer above fills: ``slot_values(template, slot)`` is the
+        #: collection of values that slot can hold, or None when any value may
+        #: be there; a production whose constant is outside it is refused with
+        #: an UnknownSlotValueError when it compiles (the engine knows no domain)
+        self.slot_values: Callable[[str, str], Any] | None = None
         self.firings = 0
         # journal: None when nothing records; _marks[i] is where checkpoint i began
         self._journal: list | None = None

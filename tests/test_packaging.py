@@ -29,6 +29,12 @@ TOP_LEVEL = sorted({pattern.rstrip("*") for pattern in INCLUDE})
 #: Top-level source folders that are not shipped: they need the repository.
 NOT_SHIPPED = {"tests", "benchmarks", "examples", "docs"}
 
+#: Folders the tools leave in the source folders (pytest run from tests/ puts
+#: its cache and hypothesis's database there): local state, not source.
+CACHE_DIRS = ("__pycache__", ".hypothesis", ".pytest_cache")
+#: Left out of the sdist on purpose: local state and build output.
+NOT_SOURCE = {"build", "dist", "__pycache__"}
+
 #: Runtime import name -> the distribution that provides it.
 DISTRIBUTION = {"pydantic": "pydantic", "networkx": "networkx", "lark": "lark", "rich": "rich"}
 
@@ -39,11 +45,24 @@ DEV_ONLY = {
 }
 
 
+def source_files(root: Path) -> list[Path]:
+    """The files of the project's source under ``root``: what git tracks in a
+    checkout (a user's own untracked files, an empty games.pgn say, are not
+    the project's), every file outside the caches in an unpacked sdist."""
+    if (root / ".git").exists():
+        out = subprocess.run(["git", "-C", str(root), "ls-files", "-z"], capture_output=True,
+                             text=True, check=True).stdout
+        return sorted(root / name for name in out.split("\0") if name and (root / name).is_file())
+    return sorted(p for p in root.rglob("*") if p.is_file()
+                  and not set(p.relative_to(root).parts) & {"__pycache__", *NOT_SOURCE, *CACHE_DIRS}
+                  and not p.relative_to(root).parts[0].startswith("."))
+
+
 def _shipped_files():
-    for top in TOP_LEVEL:
-        for path in sorted((ROOT / top).rglob("*")):
-            if path.is_file() and "__pycache__" not in path.parts:
-                yield path
+    tops = set(TOP_LEVEL)
+    for path in source_files(ROOT):
+        if path.relative_to(ROOT).parts[0] in tops:
+            yield path
 
 
 def _dist_name(requirement: str) -> str:
@@ -108,8 +127,6 @@ def test_every_dependency_has_a_floor_that_make_test_floors_can_pin():
 
 #: What setuptools puts in every sdist by itself (LICENSE: its default license-files).
 SDIST_DEFAULT = {"README.md", "LICENSE", "pyproject.toml", "MANIFEST.in", "setup.cfg", "PKG-INFO"}
-#: Left out of the sdist on purpose: local state and build output.
-NOT_SOURCE = {"build", "dist", "__pycache__"}
 
 
 def test_the_sdist_holds_every_top_level_file_and_folder_of_the_source():
@@ -121,17 +138,13 @@ def test_the_sdist_holds_every_top_level_file_and_folder_of_the_source():
         words = line.split("#")[0].split()
         if words and words[0] in ("include", "graft"):
             named.update(words[1:])
-    for entry in sorted(ROOT.iterdir()):
-        name = entry.name
+    for name in sorted({p.relative_to(ROOT).parts[0] for p in source_files(ROOT)}):
         if (name.startswith(".") or name in NOT_SOURCE or name.endswith(".egg-info")
                 or name in SDIST_DEFAULT or name in TOP_LEVEL):
             continue
         assert name in named, f"{name} is not in the sdist: add it to MANIFEST.in"
 
 
-#: Folders the tools leave in the source folders (pytest run from tests/ puts
-#: its cache and hypothesis's database there): local state, not source.
-CACHE_DIRS = ("__pycache__", ".hypothesis", ".pytest_cache")
 
 
 def _manifest_lines() -> list[str]:
@@ -216,3 +229,29 @@ def test_a_project_without_hrt_files_runs_its_tests_without_the_engine(pytester)
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-o", "addopts=")
     result.assert_outcomes(passed=1)
     assert "houserules" in result.stdout.str()          # the plugin was loaded all the same
+
+
+def test_a_users_untracked_files_are_not_the_source(tmp_path):
+    """An empty games.pgn (the README's own example name) or a scratch folder in
+    the checkout is the user's, not the project's: the checks above see only
+    what git tracks, so they do not fail on it."""
+    def git(*args):
+        subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True)
+    git("init", "-q")
+    (tmp_path / "README.md").write_text("x", encoding="utf-8")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "mod.py").write_text("x", encoding="utf-8")
+    git("add", "README.md", "pkg/mod.py")
+    (tmp_path / "games.pgn").write_text("", encoding="utf-8")
+    (tmp_path / "pkg" / "scratch.txt").write_text("x", encoding="utf-8")
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "notes.md").write_text("x", encoding="utf-8")
+    assert source_files(tmp_path) == [tmp_path / "README.md", tmp_path / "pkg" / "mod.py"]
+
+
+def test_an_unpacked_sdist_is_its_files_without_the_caches(tmp_path):
+    for rel in ("README.md", "pkg/mod.py", "pkg/__pycache__/mod.pyc", ".hypothesis/x",
+                "build/lib/pkg/mod.py", "tests/.pytest_cache/v"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("x", encoding="utf-8")
+    assert source_files(tmp_path) == [tmp_path / "README.md", tmp_path / "pkg" / "mod.py"]

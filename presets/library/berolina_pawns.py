@@ -19,10 +19,9 @@ side out of scope. So over a base whose own rules replaced a pawn production
 (pawns that also step sideways, written per pawn or collecting them, with the
 helpers' arguments) the preset loads, and that side keeps those rules.
 
-Config: ``scope`` = ``white`` | ``black`` | ``both`` (default ``both``,
-DECISIONS.md).
+Config: ``scope`` = ``white`` | ``black`` | ``both`` (default ``both``).
 
-Rulings (RULES-spec.md, DECISIONS.md, ours where marked):
+Rulings (ours where marked):
 
 * A pawn steps one square diagonally forward to an empty square; an unmoved
   pawn on its home rank may step two squares diagonally forward in one

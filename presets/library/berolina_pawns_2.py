@@ -5,10 +5,9 @@ productions are replaced, scope-aware), with one more capture vector: a pawn
 of a colour in scope captures one square straight forward OR one square
 sideways (the adjacent file, same rank).
 
-Config: ``scope`` = ``white`` | ``black`` | ``both`` (default ``both``,
-DECISIONS.md).
+Config: ``scope`` = ``white`` | ``black`` | ``both`` (default ``both``).
 
-Rulings (RULES-spec.md, DECISIONS.md, ours where marked):
+Rulings (ours where marked):
 
 * Pushes, double steps, promotion and the Parton en-passant rule are those of
   ``berolina-pawns``, and so is what it keeps of the pawn productions it
@@ -18,7 +17,7 @@ Rulings (RULES-spec.md, DECISIONS.md, ours where marked):
   rank; it never moves onto an empty square, and never promotes (it stays on
   its rank).
 * Sideways captures neither make nor take en-passant targets: en passant is
-  by the straight-forward capture only (RULES-spec.md).
+  by the straight-forward capture only.
 * (ours) The sideways squares are attacked: a pawn beside an enemy king gives
   check, and a king may not step beside an enemy Berolina pawn.
 * Incompatible with ``berolina-pawns`` (both rewrite the pawn), and with the
@@ -29,9 +28,9 @@ Fairy-Stockfish has no such variant built in; the differential test
 on its ``berolina`` base) and compares legal moves and perft(2) along seeded
 random playouts. One difference, by design: FSF lets every capture vector of an
 en-passant piece take en passant, so its pawn on c6 may take a c7-e5 double
-step sideways on d6; the spec forbids sideways en passant and so do we. And a
+step sideways on d6; sideways en passant is not allowed here. And a
 pawn that captured sideways along its home rank has moved: it may not double
-step (has-moved decides, as for every pawn here, DECISIONS.md); FSF goes by the
+step (has-moved decides, as for every pawn here); FSF goes by the
 rank and lets it. The test removes exactly those moves from FSF's list; nothing
 else differs.
 """

@@ -14,7 +14,7 @@ Productions (override): ``fide.bishop-move``, ``fide.queen-move``. Pawns,
 knights, kings and rooks (and the queen's orthogonal rays) move as in FIDE:
 the Bounce topology's steps, leaps and orthogonal rays are the plain board's.
 
-Rulings (RULES-spec.md, DECISIONS.md where cited, ours where marked):
+Rulings (ours where marked):
 
 * A diagonal ray that would leave the board across the a- or h-file reflects
   *at the edge square*: the file component of its direction is reversed and
@@ -25,7 +25,7 @@ Rulings (RULES-spec.md, DECISIONS.md where cited, ours where marked):
   across rank 1 or rank 8 ends there (a corner included: only the files
   reflect).
 * The reflected ray goes on until it meets a piece: a friendly one blocks it
-  before, an enemy one is captured (``RULES-spec.md``: "until they hit a
+  before, an enemy one is captured ("until they hit a
   friendly block, capture an enemy, or leave" the board).
 * (ours) A ray never reflects at its origin: a bishop on the a-file gets
   nothing from its westward directions (the reflection would only repeat its
@@ -36,7 +36,7 @@ Rulings (RULES-spec.md, DECISIONS.md where cited, ours where marked):
 * (ours) A bouncing bishop is not the minor piece of FIDE's table: K+B v K and
   bishops of one shade are no dead position (``fide.insufficient-material``);
   K+N v K still is.
-* Incompatible with ``wrap-board`` (RULES-spec.md: wrapping is undefined under
+* Incompatible with ``wrap-board`` (wrapping is undefined under
   reflection) and ``bouncing-pieces-2`` (declared there). Compatible with
   ``rook-warp``: the rook's warp is orthogonal, the bounce diagonal, and this
   preset leaves ``fide.rook-move`` alone.
@@ -62,7 +62,7 @@ META = PresetMeta(
     incompatible_because={
         "wrap-board": (
             "a ray cannot both wrap around the a/h edge and reflect off it "
-            "(RULES-spec.md: wrapping is undefined under reflection)"),
+            "(wrapping is undefined under reflection)"),
     },
     gallery="v2",
 )

@@ -6,7 +6,7 @@ edges='all')``): ``fide.bishop-move`` and ``fide.queen-move`` are rebuilt over
 the bouncing board, their attack declarations and the rule set's fast attack
 test walk the bouncing rays, and the rule set's topology becomes BOUNCE2.
 
-Rulings (RULES-spec.md, ours where marked):
+Rulings (ours where marked):
 
 * Bishop and queen diagonal rays reflect off the a- and h-files and off ranks
   1 and 8, reflecting at the edge square (mirror model): bishop c1 going NE:
@@ -21,7 +21,7 @@ Rulings (RULES-spec.md, ours where marked):
   a square reached twice is one move.
 * Reflected squares count as attacked, for check as well as for moves.
 * (ours) As under ``bouncing-pieces``, K+B v K is no dead position; K+N v K is.
-* Incompatible with ``bouncing-pieces`` and ``wrap-board`` (RULES-spec.md).
+* Incompatible with ``bouncing-pieces`` and ``wrap-board``.
 
 Fairy-Stockfish has no reflecting pieces to compare with; see
 ``bouncing-pieces`` for the verification.
@@ -43,7 +43,7 @@ META = PresetMeta(
             "against up to two, off all four"),
         "wrap-board": (
             "a ray cannot both wrap around the a/h edge and reflect off it "
-            "(RULES-spec.md: wrapping is undefined under reflection)"),
+            "(wrapping is undefined under reflection)"),
     },
     gallery="v2",
 )

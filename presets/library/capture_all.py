@@ -6,7 +6,7 @@ check, no checkmate and no self-check filter (``fide.check-detection``,
 and do nothing): a king may move onto an attacked square, stay attacked, and be
 captured like any piece. Castling needs only the castling right and an empty
 path between king and rook (``fide.castling`` skips the attack test for a king
-that is not royal; DECISIONS.md).
+that is not royal).
 
 Productions (override): ``fide.checkmate-win`` is replaced by the wipe-out win (a
 side with no pieces left loses, judged on every position: the result is
@@ -15,7 +15,7 @@ removed (kings capture, so even king against king is not dead);
 ``fide.stalemate-draw`` is replaced by the same draw, judged only for a side that
 still has pieces (so the wipe-out alone decides an empty side).
 
-Rulings (spec, DECISIONS.md, and ours where marked):
+Rulings (ours where marked):
 
 * Captures are not compulsory: ordinary legal-move semantics.
 * The side that captures the last enemy piece wins, and the game is over at

@@ -2,7 +2,7 @@
 
 Productions (override):
 
-``fide.checkmate-win`` is replaced by the first-capture win (the spec's
+``fide.checkmate-win`` is replaced by the first-capture win (the rule's
 ``preset.first-capture-win``; an override preset installs its rules as
 replacements, so it keeps the name of the win condition it supersedes): when a
 move captures - any piece, en passant and capturing promotions included - its
@@ -16,7 +16,7 @@ in check or not (checkmate is disabled).
 piece left (nothing but royal pieces) is dead; king and knight against king is
 not, since the bare king may still take the knight.
 
-Rulings (spec, DECISIONS.md, and ours where marked):
+Rulings (ours where marked):
 
 * Check and the self-check filter stay: a king may not be left attacked, and a
   capture that would leave it attacked is not a legal move (so it does not win).
@@ -25,7 +25,7 @@ Rulings (spec, DECISIONS.md, and ours where marked):
 * (ours) Royal pieces are never captured, so two bare kings (or only royal
   pieces) draw at once; the fifty-move and repetition draws stay.
 
-* Spec scenario 3 (in check, the only move captures the checker) wins.
+* Scenario 3 (in check, the only move captures the checker) wins.
 
 Fairy-Stockfish: compared in ``tests/presets/test_v1_fsf.py`` from the
 standard start with chess plus ``extinctionPieceTypes = *``,
@@ -47,7 +47,7 @@ META = PresetMeta(
     incompatible_because={
         "last-piece-standing": (
             "their wins contradict each other: the first capture, against the last "
-            "piece standing (RULES-spec.md)"),
+            "piece standing"),
     },
 )
 

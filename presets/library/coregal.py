@@ -13,11 +13,10 @@ Productions (additive): ``coregal.no-royal-left`` (a side with neither king nor
 queen loses; only reachable from a position set up that way, or with presets
 that let royal pieces be destroyed).
 
-Rulings (spec, DECISIONS.md, and ours where marked):
+Rulings (ours where marked):
 
-* Every queen is royal, promoted queens included (DECISIONS.md "Royalty is by
-  piece type"); a side may promote to a queen and then has one more royal piece.
-* A position without a queen plays as standard chess (the spec's "if the queen
+* Every queen is royal, promoted queens included; a side may promote to a queen and then has one more royal piece.
+* A position without a queen plays as standard chess (the rule's "if the queen
   is captured, the king remains royal"). A royal queen is never captured in play:
   it may never be left attacked, and ``fide.king-capture-illegal`` refuses a
   capture of a royal piece in a set-up position.
@@ -28,7 +27,7 @@ Rulings (spec, DECISIONS.md, and ours where marked):
   colour; a queen is never insufficient material.
 * With ``piece-hp`` both royals take damage independently (the hp rules read the
   royal set); with ``king-heals`` each royal piece with more than 1 hp is outside
-  the self-check filter (DECISIONS.md).
+  the self-check filter.
 
 Differences from Fairy-Stockfish's ``coregal`` (tests/presets/test_v2_differential.py):
 

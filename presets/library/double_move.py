@@ -23,7 +23,7 @@ Productions:
     double step passes the same square (Berolina pawns g7-e5, then e7-g5: the
     target is the last pawn's; a square holds one target, as a position says).
 
-Rulings (DECISIONS.md "Multi-move turns", ours where marked):
+Rulings (ours where marked):
 
 * Each half-move must leave the mover's royal pieces unattacked (the FIDE
   self-check filter runs on every half-move).
@@ -38,7 +38,7 @@ Rulings (DECISIONS.md "Multi-move turns", ours where marked):
 * (ours) The fifty-move clock counts half-moves (plies): 100 half-moves without
   a pawn move or capture draw. The full-move number counts whole turns of both
   sides. Repetition compares the half-move within the turn too.
-* (ours) White's first turn has two half-moves as well (WW BB, RULES-spec.md),
+* (ours) White's first turn has two half-moves as well (WW BB),
   not one as in "balanced" Marseillais chess.
 * (ours) FEN output keeps every en-passant target (a target the opponent
   cannot take on its first half-move may become takeable on its second), and

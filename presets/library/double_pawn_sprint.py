@@ -5,7 +5,7 @@ has-moved guard: a pawn may advance two squares straight forward from any rank
 when both squares are empty. The sprint leaves an en-passant target on the
 skipped square for exactly one opponent move, as in FIDE.
 
-Rulings (DECISIONS.md, and ours where marked):
+Rulings (ours where marked):
 
 * Scenario 2 as written is impossible: after White's ``e4e6`` the target is e5,
   and a black pawn on d6 or f6 may take it en passant (``d6e5`` removes the pawn

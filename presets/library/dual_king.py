@@ -14,11 +14,11 @@ only from a position set up that way).
 
 Preferred layout: ``dual-classic`` (queens replaced by a second king on d1/d8).
 
-Rulings (spec, DECISIONS.md, and ours where marked):
+Rulings (ours where marked):
 
 * Only the e-file king castles (the castling rights of the FEN name e1/e8), with
   the usual FIDE conditions for that king; the self-check filter then also
-  keeps the other king unattacked (DECISIONS.md, "Castling ... dual-king").
+  keeps the other king unattacked.
   The d-file king moving does not touch the castling rights.
 * A double attack on two kings is answered by a move that leaves both safe, or
   it is checkmate.

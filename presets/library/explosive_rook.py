@@ -6,10 +6,10 @@ capturing piece is a rook, so is every other piece, of either colour, on the
 same rank or file within 2 squares of the capture square (d4: b4 c4 e4 f4 d2
 d3 d5 d6). The rook itself survives on the capture square. The replaced rule
 carries ``simulate`` metadata, so the self-check filter judges the move on the
-board after the blast (DECISIONS.md). A side whose last royal piece is blown up
+board after the blast. A side whose last royal piece is blown up
 loses at once (the rule asserts the result).
 
-Rulings (spec, DECISIONS.md, and ours where marked):
+Rulings (ours where marked):
 
 * No chain reaction: only the capturing rook detonates.
 * Self-detonation is legal; a side that blows up its own last king loses - (ours)
@@ -29,7 +29,7 @@ Rulings (spec, DECISIONS.md, and ours where marked):
 
 * Scenarios 1 and 3 as written put a piece on every square the rook could
   arrive through; the scenario files let it arrive through an empty square (or
-  from a neighbouring one) and keep the distances the spec lists.
+  from a neighbouring one) and keep the distances of the rule (within 2 squares).
 * (ours) A rook's power to blow up a king is not "check": only attacks are.
 
 Fairy-Stockfish: not compared - FSF's atomic explodes on every capture, the
@@ -51,7 +51,7 @@ META = PresetMeta(
     incompatible_because={
         "piece-hp": (
             "under piece-hp a capture deals 1 damage instead of removing the piece, "
-            "and the blast removes pieces (RULES-spec.md)"),
+            "and the blast removes pieces"),
     },
 )
 

@@ -1,7 +1,7 @@
 """Extinction: a side left with no piece of the target type loses.
 
 Configuration (validated): ``target_type``, one of ``pawn knight bishop rook
-queen king``; default ``pawn`` (DECISIONS.md). E.g.
+queen king``; default ``pawn``. E.g.
 ``houserules moves --preset extinction-chess --config extinction-chess.target_type=knight``.
 
 Royalty is unchanged: the king stays royal, and FIDE check, checkmate and
@@ -12,8 +12,7 @@ Productions (additive):
 ``extinction-chess.extinct`` (stage result, salience 65) judges every position
 (the ``game`` fact changes with every move and is there when a position is
 loaded): a side with no piece of the target type on the board loses. The result
-is recorded, not derived, so the game is over at once and has no legal moves
-(DECISIONS.md "Game over means no moves"); taking the move back takes it back.
+is recorded, not derived, so the game is over at once and has no legal moves; taking the move back takes it back.
 
 With ``target_type=bishop`` the rule set's ``dead-same-shade-bishops`` flag is
 off, so ``fide.insufficient-material`` does not call bishops of one shade on both
@@ -21,10 +20,10 @@ sides a dead position: they can still capture each other. (With any other
 target, a position FIDE calls dead either has no target piece on one side -
 decided already - or is dead here as well.)
 
-Rulings (spec, DECISIONS.md, and ours where marked):
+Rulings (ours where marked):
 
 * The target is judged however it disappears: captured, en passant, or promoted
-  away - promoting one's own last pawn loses (DECISIONS.md).
+  away - promoting one's own last pawn loses.
 * A promotion *to* the target type adds a target piece.
 * (ours, as Fairy-Stockfish) Should both sides be without the target type at once
   (a set-up position, or a rook's blast under ``explosive-rook`` that takes the

@@ -4,16 +4,16 @@ Productions (additive): ``first-promotion-wins.promotion-win`` (stage result,
 salience 70) - a move that promotes, with no result yet, records a win for its
 side. The result is recorded with the move (not derived from the position), so
 it is locked: nothing later changes it, and the game is over, with no legal
-moves (``fide.game-over-no-moves``; DECISIONS.md "Game over means no moves").
+moves (``fide.game-over-no-moves``).
 Taking the move back takes the result back with it.
 
 Preferred layout: ``pawns-only`` (both kings on e1/e8 with all sixteen pawns).
 
-Rulings (spec, DECISIONS.md, and ours where marked):
+Rulings (ours where marked):
 
 * Any promotion wins - a push or a capture, to any piece.
 * The self-check filter stays: a pinned pawn that would expose its king cannot
-  promote, and a side in check must answer it (the spec's conservative choice).
+  promote, and a side in check must answer it (the conservative reading).
 * The first promotion locks the result: later promotions (under a multi-move
   turn, say) do not overwrite it.
 * (ours) A promotion that also checkmates, or also ends the game under another

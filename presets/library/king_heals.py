@@ -14,7 +14,7 @@ not protected by the self-check filter. ``fide.king-capture-illegal`` is
 replaced: only a royal piece with hp 1 is never captured; one with more hp may
 be "captured" by ``piece-hp``'s damage rule (1 damage, then pushed).
 
-Rulings (spec, DECISIONS.md, and ours where marked):
+Rulings (ours where marked):
 
 * "In check" is judged at the end of the turn: the mover's king attacked then
   does not heal; once per turn, however many pieces attack it.

@@ -4,7 +4,7 @@ Productions (override):
 
 ``fide.bishop-move`` is replaced: the bishop slides as in FIDE but a slide
 onto an enemy knight is refused; its attack declaration lets the bishop's ray
-pass through enemy knights (DECISIONS.md: for check detection only - the
+pass through enemy knights (for check detection only - the
 bishop threatens the square beyond, so a knight cannot shield its king from a
 bishop; the bishop's own side's knights block as usual).
 
@@ -17,13 +17,13 @@ The veto is also published in ``config['capture-vetoes']``, which other
 bishop-moving productions honour (the orthogonal step of
 ``bishops-ignore-color``).
 
-Rulings (spec, DECISIONS.md, and ours where marked):
+Rulings (ours where marked):
 
 * Knight immunity protects knights from bishops only: a knight may capture a
   bishop, and a queen may capture a knight along a diagonal.
 * The ray passes through every enemy knight, however many stand on it (ours).
 * The bishop still "attacks" a knight's square: under a royal-knight rule set a
-  bishop gives check to a knight it cannot capture (ours, follows the spec).
+  bishop gives check to a knight it cannot capture (ours).
 * A pawn promoting to a bishop cannot capture a knight on that move; it may
   promote to any other piece.
 * (ours) On the plain board the bishop goes nowhere FIDE's would not, so K+B v K

@@ -13,17 +13,16 @@ nothing but royal knights is dead); ``knightmate-rules.no-royal-left`` is added
 way, since a royal knight is never captured).
 
 Preferred layout: ``knightmate`` (``rnbnkbnr``/``RNBNKBNR``: the queen replaced by a
-third knight, DECISIONS.md "Layouts").
+third knight).
 
-Rulings (spec, DECISIONS.md, and ours where marked):
+Rulings (ours where marked):
 
-* Every knight is royal, promoted knights included (DECISIONS.md "Royalty is by
-  piece type"): the spec's "mate the last knight" reads, with the default royal
-  semantics of DECISIONS.md "Royalty", as: no move may leave any knight attacked,
+* Every knight is royal, promoted knights included: "mate the last knight" reads, with the default royal
+  semantics (every royal piece must be kept unattacked), as: no move may leave any knight attacked,
   and a side to move with a knight attacked and no legal move is checkmated.
 * Castling by the (non-royal) king needs only the castling right and an empty
   path between king and rook - no square-attack condition - and must still leave
-  every knight unattacked (DECISIONS.md, "Castling by a king that is not royal").
+  every knight unattacked.
 * (ours) Promotion is unchanged: to queen, rook, bishop or knight (the new knight
   is royal); not to king.
 * A royal piece is never captured (``fide.king-capture-illegal`` reads the royal

@@ -5,8 +5,7 @@ consecutive knight leaps whose intermediate square is empty; the single leap of
 ``fide.knight-move`` stays. ``fide.knight-move`` is replaced by the same
 production with a wider attack declaration: a knight attacks its single-leap
 squares and its two-leap squares (through an empty intermediate square), so
-check, checkmate, the self-check filter and castling all see two-leap attacks
-(DECISIONS.md). That replacement plus the addition make the preset ``hybrid``.
+check, checkmate, the self-check filter and castling all see two-leap attacks. That replacement plus the addition make the preset ``hybrid``.
 
 Rulings:
 

@@ -13,7 +13,7 @@ pieces loses, judged on every position: the result is recorded, so the game is
 over at once) and ``fide.stalemate-draw`` by the no-legal-move loss (a side
 to move with no legal move loses).
 
-Rulings (spec, DECISIONS.md, and ours where marked):
+Rulings (ours where marked):
 
 * No check, no pins, no checkmate; moving "into check" is legal.
 * A side with pieces but no legal move loses (not a draw).
@@ -27,7 +27,7 @@ Rulings (spec, DECISIONS.md, and ours where marked):
   rule or a repetition draws it.
 * (ours) Promotion is unchanged (no promotion to a king).
 
-* Spec scenario 2 as written is impossible: a lone king always has a move (any
+* Scenario 2 of the rule as written is impossible: a lone king always has a move (any
   enemy piece next to it may be captured). A side loses by having no legal
   move only when its pieces are all blocked, e.g. a lone pawn (no king).
 

@@ -8,16 +8,16 @@ from the scope:
 =========  ===============  ===============
 scope      White per turn   Black per turn
 =========  ===============  ===============
-``white``  2                1   (default, DECISIONS.md; canonical Monster)
+``white``  2                1   (default; canonical Monster)
 ``black``  1                2
 ``both``   2                2   (as ``double-move``; prefer that preset)
 =========  ===============  ===============
 
 Preferred layout: ``monster`` (White Ke1 and pawns c2 d2 e2 f2 against Black's
-full army, DECISIONS.md): ``houserules play --preset monster-rules --layout
+full army): ``houserules play --preset monster-rules --layout
 monster``.
 
-Rulings (DECISIONS.md "Multi-move turns", and ``double-move``'s):
+Rulings (``double-move``'s):
 
 * Each half-move must leave the mover's royal pieces unattacked: the White king
   may not step into check on the first half-move and out again on the second.

@@ -9,7 +9,7 @@ Fairy-Stockfish: compared in ``tests/presets/test_v1_fsf.py`` with a custom
 pawn ``fmWbmWfceFifmnD`` on the berolina base; legal moves and perft agree
 except for one difference, filtered there and pinned by its own test: FSF's
 initial double step depends on the square only, so a pawn that stepped back to
-its home rank may double-step again in FSF, never here (DECISIONS.md).
+its home rank may double-step again in FSF, never here.
 """
 from rete import Call, Collect, P, Rule, V
 
@@ -28,7 +28,7 @@ META = PresetMeta(
     incompatible_because={
         "double-pawn-sprint": (
             "a pawn that sprints two squares from any rank and also steps back "
-            "would no longer be forward-only (e4e2 beside e4e6; RULES-spec.md)"),
+            "would no longer be forward-only (e4e2 beside e4e6)"),
     },
 )
 

@@ -17,12 +17,14 @@ is replaced by the same rule for the pawn taken en passant, damaged on its own
 square and pushed from there. The replaced rules carry ``simulate`` metadata,
 so the self-check filter judges a capture on the board after the push.
 
-Rulings (spec, DECISIONS.md, and ours where marked):
+Rulings (ours where marked):
 
 * (ours) "Empty" is judged after the attacker has arrived: the target square is
   the attacker's, and the square the attacker left is empty (a piece taken by an
   adjacent attacker may be pushed onto the attacker's former square).
 * En passant damages the pawn on its own square; a survivor is pushed from there.
+* (ours) A piece with an AttackBonus (a modifier attribute, raised by the
+  ``berserker`` recipe) deals 1 damage more per point of it.
 * A promoting capture deals 1 damage and the pawn promotes regardless; a promoted
   piece keeps the pawn's hp.
 * (ours) A pushed piece counts as moved (a pushed pawn loses its double step), and
@@ -69,6 +71,11 @@ META = PresetMeta(
     incompatible_with=["explosive-rook"],
 )
 
+#: a modifier attribute (AttackBonus) piece-hp reads: a capture deals 1 damage
+#: more per point of the capturing piece's bonus (the berserker recipe raises it)
+ATTACK_BONUS = "attack-bonus"
+
+
 def damage(ctx, fact, amount: int = 1, push_from: int | None = None,
            why: str = "its last royal piece was destroyed"):
     """Deal ``amount`` damage to a piece; push it from ``push_from`` if it survives
@@ -94,12 +101,20 @@ def damage(ctx, fact, amount: int = 1, push_from: int | None = None,
     return None
 
 
-def hp_capture(ctx, move, victim):
+def capture_damage(attacker) -> int:
+    """The damage a capture by ``attacker`` deals: 1, plus its AttackBonus when a
+    modifier gave it one (never less than 1)."""
+    bonus = attacker.values.get(ATTACK_BONUS) if attacker is not None else None
+    return max(1, 1 + bonus) if type(bonus) is int else 1
+
+
+def hp_capture(ctx, move, victim, attacker=None):
     m = move.values
+    amount = capture_damage(attacker)
     if m["kind"] == "en-passant":
-        damage(ctx, victim, 1, push_from=victim.values["square"])
+        damage(ctx, victim, amount, push_from=victim.values["square"])
     else:
-        damage(ctx, victim, 1, push_from=m["to"])
+        damage(ctx, victim, amount, push_from=m["to"])
 
 
 def sim_hp_capture(st, colors, types, m):
@@ -112,7 +127,7 @@ def sim_hp_capture(st, colors, types, m):
     vc, vt = f.values["color"], f.values["type"]
     if m.victim != m.to:
         colors[m.victim] = types[m.victim] = None
-    if hp_of(f) - 1 > 0:
+    if hp_of(f) - capture_damage(st.facts[m.frm]) > 0:
         dest = first_empty_neighbour(colors, st.topology, m.victim)
         if dest is not None:
             colors[dest], types[dest] = vc, vt
@@ -131,16 +146,19 @@ def apply(rules, config) -> None:
     rules.config.setdefault("slot-defaults", {})[HP] = default_hp
     rules.function("hp.capture", hp_capture)
     rules.replace(Rule("fide.capture", stage="apply", salience=7, simulate=sim_hp_capture,
-                       doc="piece-hp: a piece moving onto an enemy piece deals it 1 damage; at "
-                           "0 hp it is removed, else pushed to the first empty adjacent square "
-                           "clockwise from N (removed if none).")
+                       doc="piece-hp: a piece moving onto an enemy piece deals it 1 damage "
+                           "(plus its AttackBonus); at 0 hp it is removed, else pushed to the "
+                           "first empty adjacent square clockwise from N (removed if none).")
                   .when(P("move", to=V.t, color=V.c, kind="normal").as_("m"),
-                        P("piece", square=V.t, color=V.vc).as_("v"), Test("ne", V.vc, V.c))
-                  .then(Call("hp.capture", V.m, V.v)))
+                        P("piece", square=V.t, color=V.vc).as_("v"), Test("ne", V.vc, V.c),
+                        P("piece", square=V.t, color=V.c).as_("a"))
+                  .then(Call("hp.capture", V.m, V.v, V.a)))
     rules.replace(Rule("fide.en-passant-capture", stage="apply", salience=7,
-                       doc="piece-hp: en passant deals 1 damage to the pawn on its own square; "
-                           "a survivor is pushed from there.")
-                  .when(P("move", kind="en-passant", victim=V.s).as_("m"),
-                        P("piece", square=V.s).as_("v"))
-                  .then(Call("hp.capture", V.m, V.v)))
+                       doc="piece-hp: en passant deals 1 damage (plus the capturing pawn's "
+                           "AttackBonus) to the pawn on its own square; a survivor is pushed "
+                           "from there.")
+                  .when(P("move", kind="en-passant", victim=V.s, to=V.t, color=V.c).as_("m"),
+                        P("piece", square=V.s).as_("v"),
+                        P("piece", square=V.t, color=V.c).as_("a"))
+                  .then(Call("hp.capture", V.m, V.v, V.a)))
     rules.setup_hooks.append(check_hp_values)

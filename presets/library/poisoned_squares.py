@@ -6,7 +6,7 @@ of its turn; a piece at 0 hp is removed. It resolves before
 ``preset.king-heal`` (salience 10) of ``king-heals``, and then re-runs check
 detection, since a piece that poison removed may have been giving check.
 
-Rulings (spec, and ours where marked):
+Rulings (ours where marked):
 
 * Only the side that ends its turn is poisoned, once per turn per piece: a piece
   that entered and left a poisoned square during the turn is unharmed, and a
@@ -15,7 +15,7 @@ Rulings (spec, and ours where marked):
   king is not in check). A side whose last royal piece dies loses at once.
 * Promotion grants no immunity: a piece that ends its side's turn on a poisoned
   square is poisoned whatever it became (on the 8x8 board no pawn promotes on
-  the centre, so the spec's d5 example cannot arise).
+  the centre, so a d5 example with a pawn on it cannot arise).
 * A piece pushed onto a poisoned square by ``piece-hp`` is poisoned at the end of
   its own side's next turn if it is still there.
 * (ours) Damage is not "in check" for the self-check filter: a move that leaves a

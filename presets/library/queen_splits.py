@@ -9,9 +9,9 @@ rook on the capture square and a bishop of its colour appears on the first
 empty adjacent square, clockwise from N (N, NE, E, SE, S, SW, W, NW,
 board-absolute); with no empty adjacent square the bishop is forfeit. Its
 ``simulate`` metadata reproduces this on a board copy, so the self-check filter
-judges a capture on the post-fission board (DECISIONS.md).
+judges a capture on the post-fission board.
 
-Rulings (spec, DECISIONS.md, and ours where marked):
+Rulings (ours where marked):
 
 * Legality is judged after the whole effect: a capture that leaves the king
   attacked is illegal even if the queen would have blocked, and one whose bishop

@@ -6,10 +6,10 @@ warping rays of :class:`~chess_rules.topology.RookWarp` (the plain ray, then
 the same rank or file again from the opposite edge) and keeps the squares a
 normal slide does not reach. ``fide.rook-move`` keeps generating the normal
 slides and is replaced by the same production whose attack declaration walks
-the warping rays, so warped squares count as attacked for check (DECISIONS.md).
+the warping rays, so warped squares count as attacked for check.
 That replacement plus the addition make the preset ``hybrid``.
 
-Rulings (DECISIONS.md):
+Rulings:
 
 * A warp continues a slide that reached the edge through empty squares,
   re-entering at the opposite edge (west from a4 re-enters at h4; north past a8
@@ -54,7 +54,7 @@ META = PresetMeta(
     incompatible_because={
         "wrap-board": (
             "on the cylinder every piece's slide wraps, so a rook's warp could not "
-            "be told from an ordinary wrapped slide (RULES-spec.md)"),
+            "be told from an ordinary wrapped slide"),
     },
 )
 

@@ -19,7 +19,7 @@ Productions (hybrid):
   on one shade and every black one on the other - no capture can ever happen -
   is a draw.
 
-Rulings (spec, DECISIONS.md "suicide-chess", and ours where marked):
+Rulings (ours where marked):
 
 * Captures are compulsory; among several captures the mover chooses freely.
 * A side with no legal move wins (stalemate wins); a side with no pieces wins.

@@ -1,7 +1,7 @@
 """Weak Dual King: two kings per side, and losing one is survivable.
 
 Royalty (rule-set data): the royal set is every king, as in FIDE, but this
-preset changes what royalty means (DECISIONS.md, "weak-dual-king"):
+preset changes what royalty means:
 
 * moves are not filtered for self-check: a king may move onto or stay on an
   attacked square, and may be captured;
@@ -15,7 +15,7 @@ Productions (hybrid):
 ``fide.insufficient-material`` are removed. ``weak-dual-king.mate-filter`` (stage
 filter) is added: when every king of the side to move is attacked and no
 candidate move leaves one of them unattacked, every move is dropped - the game
-is over, so there are no legal moves (DECISIONS.md, "Game over means no moves").
+is over, so there are no legal moves.
 ``fide.checkmate-win`` is replaced (no legal move with every king attacked:
 checkmate), ``fide.stalemate-draw`` likewise (no legal move otherwise: a draw),
 and ``weak-dual-king.no-royal-left`` is added (a side with no king loses, at once:
@@ -26,7 +26,7 @@ check" (``Game.is_check``), which decides nothing by itself.
 
 Preferred layout: ``dual-classic``.
 
-Rulings (spec, DECISIONS.md, and ours where marked):
+Rulings (ours where marked):
 
 * While at least one king is safe, or some move makes one safe, every move is
   legal - including one that leaves both kings attacked (a "sacrifice").
@@ -35,7 +35,7 @@ Rulings (spec, DECISIONS.md, and ours where marked):
   (and lose it), except that with it attacked and no move saving it the side is
   checkmated.
 * Only the e-file king castles, with the usual FIDE conditions for that king
-  (not out of, through or into an attacked square) - DECISIONS.md.
+  (not out of, through or into an attacked square).
 * (ours) A side to move with no legal move at all is stalemated (a draw) when
   at least one of its kings is unattacked; with every king attacked it is
   checkmated.

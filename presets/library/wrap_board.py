@@ -7,7 +7,7 @@ productions built over :class:`~chess_rules.topology.Cylinder`
 cylinder, so presets applied after this one (geometry presets are applied
 first) build their own moves on it too.
 
-Rulings (DECISIONS.md, and this module's own where marked):
+Rulings (this module's own where marked):
 
 * Files a and h are adjacent for every piece's move and attack: rook a4 -> h4,
   bishop a1 -> h2, knight a1 -> g2/h3, king a1 -> h1/h2, pawn captures across
@@ -23,7 +23,7 @@ Rulings (DECISIONS.md, and this module's own where marked):
 * Check detection is wrap-aware: the attack declarations of the replaced
   productions are the cylinder's, and the fast FIDE attack test is rebuilt over
   the cylinder.
-* (ours) Spec scenario 3 is garbled (a black pawn moves toward rank 1): we read it
+* (ours) The rule's scenario 3 is garbled (a black pawn moves toward rank 1): we read it
   as "a pawn captures diagonally across the seam exactly when an enemy piece
   stands there" - White h5xa6 with a black piece on a6, Black h5xa4 with a white
   piece on a4.

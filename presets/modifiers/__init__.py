@@ -1,6 +1,5 @@
 """Custom modifiers: JSON descriptors of trigger and effect primitives, attached to
-pieces and run after every move by a 12-stage dispatcher (RULES-spec.md "Trigger
-Primitives").
+pieces and run after every move by a 12-stage dispatcher.
 
     from presets.modifiers import attach
     rules = attach(load("piece-hp"), "nomad", squares=["g1"])   # a gallery recipe
@@ -139,10 +138,22 @@ before the move is recorded first thing in the apply stage
 ``houserules modifiers list``; each recipe has a scenario in
 ``tests/scenarios/modifiers/``: berserker, nomad, decay, rearm, sated,
 promotion-feast, stay-as-pawn, panic-mode, panic-level, berserker-king, vampire,
-stunner, center-bonus, king-row, kamikaze, martyr, the cross-reference recipe
-``tpl-pacman-style-cross-ref`` and the preset stubs ``tpl-preset-*``.
+stunner, center-bonus, king-row, kamikaze, martyr, and the cross-reference
+recipe ``tpl-pacman-style-cross-ref`` (the a- and h-files adjacent: the modifier
+form of ``wrap-board``). ``berserker``'s AttackBonus is read by ``piece-hp``: a
+capture deals 1 damage more per point of the capturing piece's bonus (without
+piece-hp it is a counter, written in the position).
 
-# Rulings (spec "Trigger Primitives", and ours where marked)
+(ours) The gallery has no recipe that adds nothing. Eight "preset stubs"
+(coregal, dual-king, pac-man, early-promotion, god-kings, proletariat,
+short-stop, trans-rights) were taken out: the first three were the presets
+``coregal``, ``dual-king`` and ``wrap-board`` under another name (use
+``--preset``), and the other five change move generation or royalty (a
+per-rank promotion, kings that cannot be captured, only pawns may move,
+sliders limited to one square, queens that move like kings), which no
+primitive can express: each is a preset to write, not a modifier.
+
+# Rulings (ours where marked)
 
 * (ours) The dispatch follows the chess ``turn-end`` stage (poison, king-heals),
   so on-damaged sees poison damage, and precedes ``result``, so a side whose last

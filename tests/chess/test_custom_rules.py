@@ -572,10 +572,12 @@ end
     ("modify ?p (square: 64)", "a piece's square is a square number 0..63"),
     ("modify ?p (square: -1)", "not -1"),          # used to land on h8's mirror square
     ("modify ?p (square: 20.0)", "not 20.0"),
-    ("modify ?p (type: unicorn)", "a piece's type is one of pawn"),
-    ("modify ?p (color: purple)", "a piece's color is white or black, not 'purple'"),
+    # (a constant the slot never holds is refused as the file loads: these
+    # values come from a variable, the square the piece moved to)
+    ("modify ?p (type: ?to)", "a piece's type is one of pawn"),
+    ("modify ?p (color: ?to)", "a piece's color is white or black, not 28"),
     ("assert piece(type: queen, color: white)", "not None"),
-    ("assert royal(color: purple, type: king)", "a royal fact's color is white or black"),
+    ("assert royal(color: ?to, type: king)", "a royal fact's color is white or black"),
 ])
 def test_a_rule_that_writes_a_piece_off_the_board_is_an_action_error(action, problem):
     # a piece fact the board cannot hold (a square that is no square, an unknown
@@ -600,13 +602,32 @@ end
     assert str(g).splitlines()[0] == "r n b q k b n r"
 
 
+@pytest.mark.parametrize("action,slot", [
+    ("modify ?p (type: unicorn)", "type"), ("modify ?p (color: purple)", "color"),
+    ("assert royal(color: purple, type: king)", "color"),
+    ("assert ep(square: 20, pawn: 28, by: nil)", "by"),
+    ("assert castling(color: white, side: middle)", "side"),
+])
+def test_a_rule_that_writes_a_value_no_slot_holds_is_refused_as_it_loads(action, slot):
+    from rete.errors import UnknownSlotValueError
+    with pytest.raises(UnknownSlotValueError, match=f"off.hr:6:[0-9]+: .*slot {slot!r}"):
+        load_rule_text(fide_rules(), f'''rule "house.off-board" stage post-move
+when
+  move(to: ?to)
+  ?p <- piece(square: ?to)
+then
+  {action}
+end
+''', "off.hr")
+
+
 @pytest.mark.parametrize("action,problem", [
-    ("modify ?g (turn: purple)", "SlotValueError(\"the game fact's turn is white or black"),
+    ("modify ?g (turn: ?u)", "SlotValueError(\"the game fact's turn is white or black"),
     ("assert ep(square: 99, pawn: 12, by: white)", "an ep fact's square is a square number"),
     ('assert ep(square: 20.5, pawn: 12, by: white)', "not 20.5"),
-    ("assert ep(square: 20, pawn: 28, by: nil)", "an ep fact's by is white or black"),
-    ("assert castling(color: white, side: middle, king-from: 4, king-to: 6, rook-from: 7, "
-     "rook-to: 5)", "a castling fact's side is king or queen, not 'middle'"),
+    ("assert ep(square: 20, pawn: 28, by: ?u)", "an ep fact's by is white or black"),
+    ("assert castling(color: white, side: ?u, king-from: 4, king-to: 6, rook-from: 7, "
+     "rook-to: 5)", "a castling fact's side is king or queen, not 'e2e4'"),
     ("assert castling(color: white, side: king)", "a castling fact's king-from is a square"),
     ("retract ?g", "the rules left 0 game facts"),
     ("assert game(turn: black, halfmove: 0, fullmove: 7, half: 0)", "the rules left 2 game facts"),
@@ -619,7 +640,7 @@ def test_a_rule_that_breaks_the_game_state_refuses_the_move(action, problem):
     from chess_rules.errors import ChessError
     rs = load_rule_text(fide_rules(), f'''rule "house.breaker" stage turn-end
 when
-  move(from: 12)
+  move(from: 12, uci: ?u)
   ?g <- game(fullmove: 1)
 then
   {action}
@@ -723,7 +744,7 @@ def test_a_rule_that_takes_the_game_fact_away_is_refused_as_such_everywhere(stag
     from chess_rules.errors import ChessError
     rs = load_rule_text(base(), f'''rule "house.breaker" stage {stage}
 when
-  move(from: 12)
+  move(from: 12, uci: ?u)
   ?g <- game(fullmove: 1)
 then
   retract ?g

@@ -165,12 +165,12 @@ def test_unquoted_dfen_keeps_its_key_value_tokens(capsys):
 
 
 def test_unquoted_plain_fen_then_a_move_is_not_read_as_dice(capsys):
-    # a plain FEN (six words) reads as having no dice: the word after it is the
-    # move, and the error is the move's (no die), not a malformed dice field
+    # a plain FEN (six words) has no dice field: the word after it is the move,
+    # not a malformed dice field, and the error says the dice are missing (it
+    # used to answer as for a turn with no dice: no die, null, an empty list)
     fen = "8/8/8/2k5/8/1N6/2P5/K7 w - - 0 1"
-    code, out, err = run(capsys, "dice", "apply", *fen.split(), "c2c4")
-    assert code == 2 and out == "" and "no pawn die" in err
-    code, out, err = run(capsys, "dice", "playable", *fen.split(), "c2c4")
-    assert (code, out.strip()) == (0, "null")
-    code, out, err = run(capsys, "dice", "explain", *fen.split(), "c2c4")
+    for command in ("apply", "playable", "explain"):
+        code, out, err = run(capsys, "dice", command, *fen.split(), "c2c4")
+        assert code == 2 and out == "" and "the dice are missing" in err, command
+    code, out, err = run(capsys, "dice", "explain", *fen.split(), "-", "c2c4")
     assert code == 0 and out.startswith("c2c4: refused by dice.die-filter")

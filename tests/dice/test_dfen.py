@@ -178,7 +178,7 @@ end
     back = fide_rules()
     back.royal_types["white"] = ()          # no white king: a pawn may stand on a1
     assert "a1a2" in dice.legal_uci_moves("4k3/8/8/8/8/8/8/P7 w - - 0 1 P", ruleset=back)
-    # over FIDE as it comes, the spec's checks stand
+    # over FIDE as it comes, Dice Chess's checks stand
     for rs in (None, fide_rules()):
         with pytest.raises(DfenError, match="a pawn stands on a1"):
             parse_dfen("4k3/8/8/8/8/8/8/P3K3 w - - 0 1 P", rs)

@@ -3,7 +3,7 @@ tests/chess/test_explain_differential.py does for chess).
 
 On seeded random rolled positions, hand-made ones (castling with one die, en
 passant onto several targets, promotion inside a turn, two dice of one type, a
-king capture that shortens a turn, the spec's worked examples) and the positions
+king capture that shortens a turn, the worked examples) and the positions
 met along a turn (each micro-move applied to the DFEN, then judged afresh), for
 moves from every piece of the side to move (every square, and promotions):
 
@@ -57,7 +57,7 @@ from presets import load
 
 # ------------------------------------------------------------------ positions
 
-EXAMPLE = "8/8/8/2k5/8/1N6/2P5/K7 w - - 0 1 NPP"            # the spec's c2c4 example
+EXAMPLE = "8/8/8/2k5/8/1N6/2P5/K7 w - - 0 1 NPP"            # the worked c2c4 example
 HAND_MADE = [
     EXAMPLE,
     "8/8/8/2k5/2P5/1N6/8/K7 w - c3 0 1 NP",                 # ... after c2c4
@@ -607,7 +607,7 @@ def test_mid_turn_positions_are_judged_afresh():
 
 
 def test_after_c2c4_explain_judges_afresh_and_the_turn_follows_the_tree():
-    # the spec's example: after c2c4 a quiet knight move is legal afresh (two
+    # the worked example: after c2c4 a quiet knight move is legal afresh (two
     # dice left, one spent either way) though the turn goes on only with Nxc5
     after = apply_move(EXAMPLE, "c2c4")
     assert explain_move(after, "b3a5").legal and legal_turn_tree(EXAMPLE)["c2c4"] == {"b3c5": {}}

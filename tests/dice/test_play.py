@@ -123,7 +123,7 @@ def test_human_commands_help_explain_and_undo_within_the_turn():
 
 
 def test_console_explains_within_the_turn_and_survives_bad_text():
-    # the spec's example: after c2c4 only b3c5 (taking the king) continues the
+    # the worked example: after c2c4 only b3c5 (taking the king) continues the
     # turn, though b3a5 is legal afresh from the position after c2c4
     answers = iter(["explain zz", "c2c4", "explain b3a5", "b3a5", "quit"])
     console = Console(record=True, width=200)

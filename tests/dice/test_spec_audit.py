@@ -1,5 +1,4 @@
-"""Statements of the Dice Chess spec (dice-turn-lifecycle.md, DECISIONS.md) and
-RULES.md that no other test pinned, each with a position built and worked out by
+"""Statements of the Dice Chess rules in RULES.md that no other test pinned, each with a position built and worked out by
 hand."""
 from __future__ import annotations
 
@@ -47,7 +46,7 @@ def test_castling_rights_follow_the_micro_moves():
 
 
 def test_a_promotion_that_takes_the_king_ends_the_turn_with_dice_left():
-    # DECISIONS: capturing the king ends the turn and the game at once; a pawn
+    # ruling: capturing the king ends the turn and the game at once; a pawn
     # promoting onto the king's square captures it, whatever it promotes to
     d = "4k3/3P4/8/8/8/8/8/4K3 w - - 0 1 PPN"
     tree = legal_turn_tree(d)
@@ -62,7 +61,7 @@ def test_a_promotion_that_takes_the_king_ends_the_turn_with_dice_left():
 
 
 def test_end_turn_keeps_the_move_number_after_white():
-    # DECISIONS: "adds one to the full-move number after Black's turn" only
+    # ruling: "adds one to the full-move number after Black's turn" only
     assert end_turn("4k3/8/8/8/8/8/8/4K3 w - - 7 12 -") == "4k3/8/8/8/8/8/8/4K3 b - - 7 12 -"
     assert end_turn("4k3/8/8/8/8/8/8/4K3 b - - 7 12 -") == "4k3/8/8/8/8/8/8/4K3 w - - 7 13 -"
     # dice that no micro-move can use are cleared

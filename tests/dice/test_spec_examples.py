@@ -1,4 +1,4 @@
-"""The worked examples of the spec (dice-turn-lifecycle.md, dice-playable-dice.md)."""
+"""The worked examples of Dice Chess's turn and playable dice (RULES.md, "Dice Chess")."""
 from __future__ import annotations
 
 import pytest

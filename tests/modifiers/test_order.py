@@ -1,4 +1,4 @@
-"""The 12 dispatch stages run in the spec's order: one test per stage boundary.
+"""The 12 dispatch stages run in their documented order: one test per stage boundary.
 
 Each test makes one move that fires the hooks of two neighbouring stages. Both
 write the ``Order`` attribute of a witness piece: the earlier stage seeds it to 1,

@@ -329,7 +329,7 @@ def test_configuration_for_an_unknown_preset_suggests_the_id(no_build):
 
 def test_an_unknown_setting_is_refused_naming_the_settings(no_build):
     # "Extra inputs are not permitted" named neither the preset's settings nor
-    # the one meant (RULES-spec.md writes extinction-chess's as targetType)
+    # the one meant (a source writes extinction-chess's as targetType)
     msg = refused(PresetConfigError, "extinction-chess",
                   config={"extinction-chess": {"targetType": "queen"}})
     assert "targetType: no such setting" in msg and "target_type" in msg

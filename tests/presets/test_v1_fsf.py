@@ -25,7 +25,7 @@ pinned by their own tests (below), and written into the modules' docstrings:
 
 * pawns-move-backward: FSF's initial double step (``i``) depends on the square
   only, so a pawn that stepped back to its home rank may double-step again;
-  our spec (and DECISIONS.md) forbid it.
+  our rules forbid it.
 * pawn-diagonal-no-capture: where a quiet slant and an en-passant capture
   land on the same square they share one UCI move; here it is the capture (the
   en-passant production's move), FSF plays the quiet slant and leaves the pawn.

@@ -49,9 +49,9 @@ def fsf_perft(variant, fen, moves, depth, g):
 def fsf_legal(variant, fen, moves, g=None):
     """FSF's legal moves, less (for berolina2) two documented differences: its
     sideways en-passant captures (FSF lets every capture vector of an en-passant
-    piece take en passant, the spec says sideways captures do not) and double
+    piece take en passant, ours does not take sideways) and double
     steps of a pawn that has moved (one that captured sideways along its home
-    rank: FSF goes by the rank, we by has-moved, as DECISIONS.md does for pawns)."""
+    rank: FSF goes by the rank, we by has-moved, as we do for every pawn)."""
     out = sf.legal_moves(variant, fen, moves)
     if variant == "berolina2" and g is not None:
         out = [m for m in out if not is_sideways_ep(g, m) and not is_moved_double(g, m)]

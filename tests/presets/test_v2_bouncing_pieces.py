@@ -1,5 +1,5 @@
 """bouncing-pieces and bouncing-pieces-2: the Bounce topologies checked against
-properties that follow from the spec, and the presets' moves and attacks."""
+properties that follow from the rule, and the presets' moves and attacks."""
 from __future__ import annotations
 
 import random

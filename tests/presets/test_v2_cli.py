@@ -87,7 +87,7 @@ def test_layouts_listed(capsys):
 
 
 def test_monster_and_pawns_only_layouts_are_the_spec_positions():
-    # DECISIONS.md "Layouts": monster is White Ke1 with pawns c2 d2 e2 f2 against
+    # the monster layout is White Ke1 with pawns c2 d2 e2 f2 against
     # Black's full army; pawns-only is both kings on e1/e8 with all sixteen pawns
     g = Game(get_layout("monster").fen)
     white = sorted((f.values["type"], f.values["square"]) for f in g.pieces()

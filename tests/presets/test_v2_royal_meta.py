@@ -91,7 +91,7 @@ def test_extinction_config_is_validated():
 
 
 def test_layouts_match_the_spec():
-    """DECISIONS.md "Layouts": dual-classic, knightmate, monster, pawns-only."""
+    """The layouts: dual-classic, knightmate, monster, pawns-only."""
     assert set(LAYOUTS) >= {"standard", "dual-classic", "knightmate", "monster", "pawns-only"}
     assert get_layout("standard").fen == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
     assert get_layout("dual-classic").fen.split()[:3] == [
