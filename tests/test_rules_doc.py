@@ -2,14 +2,14 @@
 from pathlib import Path
 
 from presets import registry
-from presets.rulesdoc import render
+from houserules.rulesdoc import render
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_rules_md_is_current():
     current = (ROOT / "RULES.md").read_text(encoding="utf-8")
-    assert current == render(), "RULES.md is stale: run `python -m presets.rulesdoc > RULES.md`"
+    assert current == render(), "RULES.md is stale: run `python -m houserules.rulesdoc > RULES.md`"
 
 
 def test_every_preset_and_layout_is_described():

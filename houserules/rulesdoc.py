@@ -6,12 +6,11 @@ the extended position format, custom rules, modifiers and Dice Chess. This
 module stitches them into one document so the description cannot drift from
 the implementation; ``tests/test_rules_doc.py`` fails when RULES.md is stale.
 
-    python -m presets.rulesdoc > RULES.md       # regenerate
-    python -m presets.rulesdoc --check          # exit 1 if RULES.md is stale
+    python -m houserules.rulesdoc > RULES.md       # regenerate
+    python -m houserules.rulesdoc --check          # exit 1 if RULES.md is stale
 """
 from __future__ import annotations
 
-import importlib
 import inspect
 import re
 import sys
@@ -20,7 +19,7 @@ from pathlib import Path
 INTRO = """\
 # houserules: the rules as implemented
 
-This document is generated from the code (`python -m presets.rulesdoc > RULES.md`);
+This document is generated from the code (`python -m houserules.rulesdoc > RULES.md`);
 every section below is the docstring of the module that implements it, so what
 you read here is what runs. Each section states every ruling it follows in its
 own words: this document is the whole of the rules, and cites no other.
@@ -100,12 +99,8 @@ Rulings for standard chess:
 """
 
 
-def _section(title: str, module_name: str) -> str:
-    try:
-        mod = importlib.import_module(module_name)
-    except ImportError:
-        return ""
-    text = _doc(mod)
+def _section(title: str, module) -> str:
+    text = _doc(module)
     if not text:
         return ""
     return f"## {title}\n\n{_demote(text)}\n"
@@ -114,7 +109,7 @@ def _section(title: str, module_name: str) -> str:
 def _preset_table(metas) -> str:
     rows = ["| id | name | category | mode | requires | incompatible with | scope | preferred layout |",
             "|---|---|---|---|---|---|---|---|"]
-    from .registry import incompatibilities
+    from presets.registry import incompatibilities
     inc = incompatibilities()
     for m in metas:
         rows.append("| `{}` | {} | {} | {} | {} | {} | {} | {} |".format(
@@ -125,7 +120,7 @@ def _preset_table(metas) -> str:
 
 
 def _presets_section() -> str:
-    from . import registry
+    from presets import registry
     metas = registry.all_presets()
     mods = registry.preset_modules()
     parts = ["## Presets\n",
@@ -163,7 +158,7 @@ def _presets_section() -> str:
 
 
 def _layouts_section() -> str:
-    from .layouts import LAYOUTS
+    from presets.layouts import LAYOUTS
     rows = ["## Layouts\n", "| id | FEN | description |", "|---|---|---|"]
     for l in LAYOUTS.values():
         rows.append(f"| `{l.id}` | `{l.fen}` | {l.description} |")
@@ -171,13 +166,18 @@ def _layouts_section() -> str:
 
 
 def render() -> str:
+    # (the modules are imported here, by name: import-linter sees what this
+    # generator of the whole project's rules reads)
+    import dice
+    from chess_rules import move_helpers, position, rule_files
+    from presets import modifiers
     parts = [INTRO, _fide_section(),
-             _section("Positions: FEN and the extended form", "chess_rules.position"),
+             _section("Positions: FEN and the extended form", position),
              _presets_section(), _layouts_section(),
-             _section("Custom rule files", "chess_rules.rule_files"),
-             _section("Move helpers", "chess_rules.move_helpers"),
-             _section("Custom modifiers", "presets.modifiers"),
-             _section("Dice Chess", "dice")]
+             _section("Custom rule files", rule_files),
+             _section("Move helpers", move_helpers),
+             _section("Custom modifiers", modifiers),
+             _section("Dice Chess", dice)]
     return as_markdown("\n".join(p.rstrip() + "\n" for p in parts if p))
 
 
@@ -204,7 +204,7 @@ def main(argv=None) -> int:
         path = Path(__file__).resolve().parents[1] / "RULES.md"
         current = path.read_text(encoding="utf-8") if path.exists() else ""
         if current != text:
-            print("RULES.md is stale: run `python -m presets.rulesdoc > RULES.md`",
+            print("RULES.md is stale: run `python -m houserules.rulesdoc > RULES.md`",
                   file=sys.stderr)
             return 1
         return 0
