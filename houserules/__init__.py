@@ -1,0 +1,1 @@
+"""houserules: the application (command line, play, search engine and UCI)."""
