@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import sys
 import threading
-import time
 
 import presets
 from chess_rules.game import Game
@@ -38,7 +37,7 @@ from presets.layouts import preferred_layout
 from presets.registry import parse_config_text
 
 from .levels import LEVELS, get_level
-from .search import MATE, MATE_BOUND, Info, Limits, Searcher
+from .search import Info, Limits, Searcher
 
 NAME = "houserules"
 AUTHOR = "the houserules authors"
@@ -423,4 +422,5 @@ def main(stdin=None) -> int:
     return 0
 
 
-del time, MATE, MATE_BOUND
+if __name__ == "__main__":
+    sys.exit(main())
