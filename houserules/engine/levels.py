@@ -13,14 +13,18 @@ level  depth  nodes   noise  plays like
 1      1      -       400    a beginner: often a random-looking move
 2      1      -       150    takes what hangs, misses much else
 3      1      -       0      one ply and the captures that follow
-4      2      800     0
-5      2      2000    0      beats a random mover nearly always
-6      3      4000    0
-7      4      8000    0
-8      5      16000   0
-9      6      32000   0
-10     64     64000   0      as deep as 64000 nodes go
+4      2      300     0
+5      2      600     0      beats a random mover nearly always
+6      3      1500    0
+7      3      3000    0
+8      4      6000    0
+9      5      12000   0
+10     64     30000   0      as deep as 30000 nodes go
 =====  =====  ======  =====  ============================================
+
+A node costs about a millisecond (every move is made and taken back through
+the productions), so level 5 thinks about half a second a move, level 10
+half a minute.
 
 Dice Chess (:mod:`houserules.engine.dice_bot`) reads ``dice_candidates``:
 how many of its best turns by the static score it searches further, over
@@ -54,13 +58,13 @@ LEVELS = {
     1: Level(1, 1, None, 400, 0, 400),
     2: Level(2, 1, None, 150, 0, 150),
     3: Level(3, 1, None, 0, 0, 0),
-    4: Level(4, 2, 800, 0, 2, 0),
-    5: Level(5, 2, 2000, 0, 4, 0),
-    6: Level(6, 3, 4000, 0, 6, 0),
-    7: Level(7, 4, 8000, 0, 8, 0),
-    8: Level(8, 5, 16000, 0, 12, 0),
-    9: Level(9, 6, 32000, 0, 16, 0),
-    10: Level(10, 64, 64000, 0, 24, 0),
+    4: Level(4, 2, 300, 0, 2, 0),
+    5: Level(5, 2, 600, 0, 4, 0),
+    6: Level(6, 3, 1500, 0, 6, 0),
+    7: Level(7, 3, 3000, 0, 8, 0),
+    8: Level(8, 4, 6000, 0, 12, 0),
+    9: Level(9, 5, 12000, 0, 16, 0),
+    10: Level(10, 64, 30000, 0, 24, 0),
 }
 #: the level used when none is given (the command line's default)
 DEFAULT_LEVEL = 5
