@@ -44,12 +44,12 @@ class Evaluator:
     ``game``'s position for its side to move, in centipawns."""
 
     def __init__(self, ruleset):
-        self.values = dict(PIECE_VALUES)
+        self.values: dict[str, int] = dict(PIECE_VALUES)
         self.objective: str | None = None
         self.target: str | None = None
         for pid in ruleset.presets:
             meta = presets.get(pid)
-            self.values.update(meta.piece_values)
+            self.values.update({str(t): v for t, v in meta.piece_values.items()})
             if meta.objective:
                 self.objective = meta.objective
                 if meta.objective == "extinction":

@@ -25,7 +25,7 @@ import random
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any, Callable
 
 from chess_rules.schema import TEMPLATES
 
@@ -81,7 +81,7 @@ class Info:
 class Result:
     """A finished search: the move to play, its score and principal variation."""
 
-    move: object
+    move: Any               # a Move of the game searched
     score: int
     depth: int
     nodes: int
@@ -200,7 +200,7 @@ class Searcher:
         game = self.game
         turn = game.turn
         alpha, beta = -INF, INF
-        best, best_noisy = None, -INF
+        best, best_noisy = prev_best, -INF
         self._partial = None
         for m in self._ordered(moves, prev_best.uci(), 0):
             game.push(m)

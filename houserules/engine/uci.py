@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import sys
 import threading
+from typing import Callable
 
 import presets
 from chess_rules.game import Game
@@ -220,9 +221,10 @@ class UciEngine:
                 self.info("position: expected 'startpos' or 'fen FEN'; kept the position")
                 return
             for k, u in enumerate(moves):
-                if game.outcome() is not None:
+                over = game.outcome()
+                if over is not None:
                     self.info(f"position: move {k + 1} {u}: the game is over "
-                              f"({game.outcome().reason}); kept the position")
+                              f"({over.reason}); kept the position")
                     return
                 game.push(u)
         except Exception as e:
@@ -242,6 +244,8 @@ class UciEngine:
             self.thread.join()          # (a GUI waits for bestmove; a script may not)
         self.infinite = "infinite" in flags
         self.stop_event = threading.Event()
+        target: Callable
+        run_args: tuple
         if "perft" in params:
             target, run_args = self._perft, (params["perft"],)
         else:

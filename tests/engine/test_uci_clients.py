@@ -14,7 +14,7 @@ import pytest
 from chess_rules.game import Game
 from presets.layouts import preferred_layout
 
-ENGINE = [sys.executable, "-m", "houserules.engine.uci"]
+ENGINE = [sys.executable, "-m", "houserules", "uci"]
 STOCKFISH = shutil.which("stockfish") or ("/usr/games/stockfish"
                                           if os.path.exists("/usr/games/stockfish") else None)
 

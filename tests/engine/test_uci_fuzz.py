@@ -64,7 +64,7 @@ def fuzz_lines(n: int, seed: int) -> list[str]:
 
 def run_fuzz(n: int, seed: int) -> list[str]:
     text = "\n".join(fuzz_lines(n, seed)) + "\n"
-    proc = subprocess.run([sys.executable, "-m", "houserules.engine.uci"], input=text.encode(),
+    proc = subprocess.run([sys.executable, "-m", "houserules", "uci"], input=text.encode(),
                           capture_output=True, timeout=1800)
     assert proc.returncode == 0, proc.stderr.decode()[-2000:]
     assert proc.stderr == b"", proc.stderr.decode()[-2000:]
