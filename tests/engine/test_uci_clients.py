@@ -106,7 +106,7 @@ def test_analysis_reports_scores_and_pvs_python_chess_reads(engine):
 
 def _stockfish_game(engine, plies):
     if STOCKFISH is None:
-        pytest.skip("stockfish is not installed (make stockfish-install, or "
+        pytest.skip("stockfish is not installed (make stockfish, or "
                     "apt-get install stockfish): the game against it is not played")
     sf = chess.engine.SimpleEngine.popen_uci(STOCKFISH, timeout=60)
     try:
