@@ -1,7 +1,8 @@
 """A search engine for any rule set houserules plays, with strength levels.
 
->>> from chess_rules.game import Game
 >>> import random
+>>> from chess_rules.game import Game
+>>> from houserules.engine import choose_move
 >>> move = choose_move(Game("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"), level=3, rng=random.Random(1))
 >>> move.uci(), move.rule
 ('a1a8', 'fide.rook-move')

@@ -22,9 +22,9 @@ level  depth  nodes   noise  plays like
 10     64     30000   0      as deep as 30000 nodes go
 =====  =====  ======  =====  ============================================
 
-A node costs about a millisecond (every move is made and taken back through
-the productions), so level 5 thinks about half a second a move, level 10
-half a minute.
+A node costs about a third of a millisecond of CPU (every move is made and
+taken back through the productions), so level 5 thinks about a fifth of a
+second a move, level 10 ten seconds (more on a loaded machine).
 
 Dice Chess (:mod:`houserules.engine.dice_bot`) reads ``dice_candidates``:
 how many of its best turns by the static score it searches further, over
