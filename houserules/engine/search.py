@@ -137,6 +137,13 @@ class Searcher:
         self.extra = extra_templates(game.ruleset)
         self.repetition_draws = "fide.threefold-repetition" in game.ruleset.productions
         self.nodes = 0
+        self.start = time.monotonic()
+        self.deadline: float | None = None
+        self.node_limit: int | None = None
+        self.stop: threading.Event | None = None
+        self.killers: list[list] = []
+        self.history: dict[tuple, int] = {}
+        self._partial: tuple | None = None
 
     # ------------------------------------------------------------ the driver
 
@@ -155,8 +162,8 @@ class Searcher:
         self.deadline = None if limits.movetime is None else self.start + limits.movetime
         self.node_limit = limits.nodes
         self.stop = limits.stop
-        self.killers: list[list] = [[None, None] for _ in range(MAX_DEPTH + MAX_QUIESCENCE + 2)]
-        self.history: dict[tuple, int] = {}
+        self.killers = [[None, None] for _ in range(MAX_DEPTH + MAX_QUIESCENCE + 2)]
+        self.history = {}
         if len(self.tt) > self.hash_entries:
             self.tt.clear()
         base = len(game.move_stack)
@@ -217,9 +224,10 @@ class Searcher:
                 self._partial = (m, s)
             if not self.noise and s > alpha:
                 alpha = s
-        self._store(position_key(game, self.extra), depth, best_noisy if self.noise else alpha,
-                    _EXACT, best.uci())
-        return best, (best_noisy if self.noise else alpha)
+        if self.noise:
+            return best, best_noisy         # (a noisy score is no bound to keep)
+        self._store(position_key(game, self.extra), depth, alpha, _EXACT, best.uci())
+        return best, alpha
 
     def _pv(self, first) -> list:
         """The principal variation: ``first``, then the table's moves."""
@@ -366,7 +374,7 @@ class Searcher:
         value = self.evaluate.piece_value
         turn = game.turn
         killers = self.killers[ply] if ply < len(self.killers) else (None, None)
-        history = self.history if hasattr(self, "history") else {}
+        history = self.history
 
         def rank(m) -> int:
             u = m.uci()
