@@ -63,7 +63,7 @@ def play_dice(white: str, black: str, seed: int, max_turns: int) -> float:
     """One Dice Chess game; the score for White (no draws but the turn cap)."""
     from dice import DiceGame, apply_move, end_turn, roll, turn_tree
     from dice.dfen import START_DFEN
-    from dice.play import choose_turn
+    from houserules.dice_play import choose_turn
     from houserules.engine import choose_dice_turn
     rng = random.Random(seed)
     dfen = START_DFEN
