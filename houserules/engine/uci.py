@@ -298,6 +298,7 @@ class UciEngine:
             return
         self.send("")
         self.send(f"Nodes searched: {total}")
+        self.send("")
 
     def _search(self, params: dict, flags: set) -> None:
         game = self.game.copy()         # the session's game stays for the next command

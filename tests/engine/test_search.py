@@ -168,3 +168,17 @@ def test_fide_choices_are_legal_for_python_chess():
         reply = rng.choice(list(board.legal_moves))
         g.push(reply.uci())
         board.push(reply)
+
+
+def test_a_rule_files_win_condition_is_searched():
+    # King of the Hill, a rule file of the user's: the king's step to the
+    # centre wins, and the search finds it from the rule's own result
+    from pathlib import Path
+
+    from chess_rules.custom import load_rule_file
+    from chess_rules.fide import fide_rules
+    hill = Path(__file__).resolve().parents[2] / "examples" / "rules" / "king_of_the_hill.hr"
+    rs = load_rule_file(fide_rules(), hill)
+    g = Game("7k/8/8/8/8/2K5/8/8 w - - 0 1", ruleset=rs)
+    r = Searcher(g).search(Limits(depth=1))
+    assert r.move.uci() == "c3d4" and r.score >= MATE_BOUND
