@@ -8,7 +8,8 @@ productions. Printed per position: the nodes, the CPU time
 same run: our perft make/unmake rate on the same positions (what the
 productions cost per node without the search's own work: outcome, key,
 ordering, evaluation), and Stockfish's nodes per second on them where it is
-installed (``make stockfish``), single-threaded, for the scale.
+installed (``make stockfish``), single-threaded, per second of its CPU time,
+for the scale.
 
     python benchmarks/search_speed.py                 # 10 positions, depth 3
     python benchmarks/search_speed.py --positions 4 --nodes 1000
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -54,27 +56,33 @@ def perft_rate(fen: str) -> float:
     return n / (time.process_time() - t)
 
 
-def stockfish_nps(fen: str, nodes: int = 200_000) -> int | None:
+def stockfish_nps(fen: str, nodes: int = 2_000_000) -> int | None:
+    """Stockfish's nodes per second of CPU time (its own nps is per second of
+    wall time, which a loaded machine distorts): ``go nodes`` on one thread,
+    over the process's CPU time (start-up included, small beside the search)."""
     path = shutil.which("stockfish") or ("/usr/games/stockfish"
                                          if os.path.exists("/usr/games/stockfish") else None)
     if path is None:
         return None
-    text = f"setoption name Threads value 1\nposition fen {fen}\ngo nodes {nodes}\n"
+    text = (f"setoption name Threads value 1\nposition fen {fen}\ngo nodes {nodes}\n")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     proc = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write(text)
     proc.stdin.flush()
-    nps = None
+    searched = 0
     for line in proc.stdout:
-        if " nps " in line:
+        if " nodes " in line:
             words = line.split()
-            nps = int(words[words.index("nps") + 1])
+            searched = int(words[words.index("nodes") + 1])
         if line.startswith("bestmove"):
             break
     proc.stdin.write("quit\n")
     proc.stdin.flush()
     proc.wait()
-    return nps
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return int(searched / cpu) if cpu > 0 else None
 
 
 def main(argv=None) -> int:
