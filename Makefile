@@ -7,7 +7,7 @@ PY      = $(VENV)/bin/python
 STAMP   = $(VENV)/.installed-dev
 BSTAMP  = $(VENV)/.installed-bench
 
-.PHONY: demo test fuzz test-floors test-pythons test-slow bench bench-rete bench-perft bench-presets bench-dice bench-instructions bench-compiled clean
+.PHONY: demo test fuzz test-floors test-pythons test-slow bench bench-rete bench-perft bench-presets bench-dice bench-instructions bench-compiled bench-strength bench-search stockfish clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -82,6 +82,23 @@ bench-presets: $(BSTAMP)
 
 bench-dice: $(BSTAMP)
 	$(PY) benchmarks/dice_bench.py
+
+# the engine's strength (level against level, random and the Dice Chess greedy
+# bot; scores with 95% intervals and Elo) and its speed (nodes per second on
+# the bench positions, beside Stockfish's where it is installed)
+bench-strength: $(BSTAMP)
+	$(PY) benchmarks/strength.py
+
+bench-search: $(BSTAMP)
+	$(PY) benchmarks/search_speed.py
+
+# Stockfish, the opponent of the UCI tests (tests/engine): a system package,
+# installed with apt-get (as root, or through sudo); .ci/run does the same
+stockfish:
+	@if command -v stockfish >/dev/null || [ -x /usr/games/stockfish ]; then \
+	  echo "stockfish is installed"; \
+	elif [ "$$(id -u)" = 0 ]; then apt-get update && apt-get install -y stockfish; \
+	else sudo apt-get update && sudo apt-get install -y stockfish; fi
 
 # the same benchmarks on a copy of the source compiled with Cython (needs a C
 # compiler): what the interpreter costs; the package stays pure Python

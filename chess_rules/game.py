@@ -154,6 +154,10 @@ class Game:
         self._history: list[tuple | None] = []
         self._ep_pending = False
         self._legal_cache: list[Move] | None = None
+        # the legal moves of the position before each move on the stack (None
+        # where they were not asked): pop puts them back, so a search that
+        # makes and takes back move after move generates each position's once
+        self._legal_before: list[list[Move] | None] = []
         self._start_fen: str | None = None
         # a rule set whose positions carry state beyond FEN's six fields (a
         # preset's hit points, has-moved pawns, half-moves...) repeats a position
@@ -580,6 +584,7 @@ class Game:
             raise ReentrantCallError("push")
         # (the old position's moves: gone before the move's rules run, so that
         # none of them is read as the new position's)
+        before = self._legal_cache
         self._legal_cache = None
         mark = s.checkpoint()
         color = self.turn
@@ -599,6 +604,7 @@ class Game:
             self._legal_cache = None
             raise
         self._stack.append((mark, m, color))
+        self._legal_before.append(before)
         self._legal_cache = None
 
     def _run_move_stages(self) -> None:
@@ -625,11 +631,13 @@ class Game:
             raise ReentrantCallError("pop")
         try:
             mark, m, _ = self._stack.pop()
+            before = self._legal_before.pop() if self._legal_before else None
+            self._legal_cache = None
             self.session.rollback(mark)
             if self._history:             # (Dice Chess keeps no repetition history)
                 self._history.pop()
             self._ep_pending = False      # the entry below was settled before this move
-            self._legal_cache = None
+            self._legal_cache = before
         except BaseException as e:
             raise self._failed(e)
         return m

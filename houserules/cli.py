@@ -531,7 +531,8 @@ def cmd_play(args) -> int:
     rs = _ruleset(args)
     fen = _fen(args, rs)
     _refuse_words_after_a_whole_fen(args, rs, None, "")
-    return play(fen, rs, human=args.human, seed=args.seed, max_moves=args.max_moves)
+    return play(fen, rs, human=args.human, seed=args.seed, max_moves=args.max_moves,
+                bot=getattr(args, "bot", None))
 
 
 def _read_pgn(path: str) -> tuple[str, str]:
@@ -710,7 +711,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     # the commands of other modules: each adds its own subcommands
     from houserules import dice_cli, modifiers_cli
-    for module in (modifiers_cli, dice_cli):
+    from houserules.engine import cli as engine_cli
+    for module in (modifiers_cli, dice_cli, engine_cli):
         module.add_commands(sub)
     return p
 

@@ -236,7 +236,9 @@ def play_game(seed: int | None = None, white: str = "greedy", black: str = "rand
     Chess over a preset's rule set (``presets.load(...)``); the game starts from
     ``start``, else from the first preset's preferred layout, else the standard
     position. A ``start`` whose game is over (a king taken) plays no turn: the
-    record has its winner and no turns.
+    record has its winner and no turns. ``white`` and ``black`` are names of
+    :data:`BOTS` or ``(dfen, rng, tree, ruleset) -> micro-moves`` callables
+    (the search engine's levels; named by their ``name`` attribute).
     """
     from dice.dfen import START_DFEN, parse_dfen
 
@@ -324,11 +326,13 @@ def play_game(seed: int | None = None, white: str = "greedy", black: str = "rand
                         say(render_board(DiceGame(dfen, ruleset), tuple(played), flip, plain))
         else:
             bot = white if color == "white" else black
-            path = choose_turn(dfen, bot, rng, tree, ruleset)
+            # (a bot is a name of BOTS, or a callable: the engine's levels)
+            path = bot(dfen, rng, tree, ruleset) if callable(bot) else \
+                choose_turn(dfen, bot, rng, tree, ruleset)
             for u in path:
                 dfen = apply_move(dfen, u, ruleset)
                 played.append(u)
-            say(f"{color} ({bot}) plays {' '.join(played) or '(no legal move)'}")
+            say(f"{color} ({getattr(bot, 'name', bot)}) plays {' '.join(played) or '(no legal move)'}")
         rec.turns.append((color, faces, played))
         game = DiceGame(dfen, ruleset)
         winner = game.winner()

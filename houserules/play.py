@@ -112,12 +112,15 @@ def result_text(out) -> str:
 
 
 def play(fen: str, ruleset, human: str = "white", seed: int | None = None,
-         max_moves: int = 200, console: Console | None = None, inputs=None) -> int:
+         max_moves: int = 200, console: Console | None = None, inputs=None,
+         bot=None) -> int:
     """Play until the game ends or ``max_moves`` plies are played; returns 0.
 
     ``human`` is the side a person plays (``'none'``: the bot plays both; the
     board is drawn from Black's side when the person plays Black);
-    ``inputs`` is a ``prompt -> str`` callable (the console by default)."""
+    ``inputs`` is a ``prompt -> str`` callable (the console by default);
+    ``bot`` a ``(game, rng) -> Move`` callable, the greedy one by default
+    (``houserules play --level N`` gives the search engine's)."""
     console = console or TerminalConsole()
     rng = random.Random(seed)
     game = Game(fen, ruleset=ruleset)
@@ -136,7 +139,7 @@ def play(fen: str, ruleset, human: str = "white", seed: int | None = None,
             break
         turn = game.turn
         if human != turn:
-            m = greedy_move(game, rng)
+            m = (bot or greedy_move)(game, rng)
             if m is None:       # a rule set that declares no result for this position
                 console.print(f"{turn} has no legal move, and the rules declare no result")
                 return 0

@@ -96,6 +96,15 @@ class PresetMeta(BaseModel):
     config_model: Any = Field(default=None, exclude=True)
     preferred_layout: str | None = None
     gallery: Literal["v1", "v2"] = "v1"
+    # what a search engine (houserules.engine) needs to know to play the preset
+    # well; the rules themselves never read these
+    piece_values: dict[PieceType, int] = Field(
+        default_factory=dict,
+        description="centipawn values of piece types where the preset changes their worth")
+    objective: Literal["lose-material", "extinction", "count-pieces"] | None = Field(
+        default=None,
+        description="what the preset's win condition rewards, where it is not checkmate "
+                    "(extinction guards the type of the preset's target_type setting)")
 
     @property
     def configurable(self) -> bool:

@@ -48,6 +48,7 @@ META = PresetMeta(
     id="capture-all", name="Capture All", category="Objectives",
     description="Capture every enemy piece to win; kings are not royal (no check), captures "
                 "are not compulsory.",
+    objective="count-pieces",
     mode="override",
     affects=["fide.check-resolution", "fide.check-detection", "fide.checkmate-win",
              "fide.stalemate-draw", "fide.insufficient-material"],

@@ -64,6 +64,7 @@ META = PresetMeta(
     id="extinction-chess", name="Extinction", category="Objectives",
     description="A side left with no piece of the target type (default: pawn) loses; the "
                 "king stays royal and checkmate still wins.",
+    objective="extinction",
     mode="additive", affects=["fide.checkmate-win", "fide.insufficient-material"],
     config_model=ExtinctionConfig, gallery="v2",
 )

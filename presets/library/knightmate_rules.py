@@ -51,6 +51,9 @@ META = PresetMeta(
     id="knightmate-rules", name="Knightmate", category="King Variants",
     description="Every knight is royal instead of the king; the king is an ordinary piece "
                 "(capturable, not subject to check).",
+    # (the royal knights are priced by the game's end; the king is an ordinary
+    # piece, a commoner that steps like a king)
+    piece_values={"king": 600},
     mode="hybrid", affects=["fide.check-resolution", "fide.check-detection",
                             "fide.checkmate-win", "fide.castling",
                             "fide.insufficient-material"],

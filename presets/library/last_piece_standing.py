@@ -45,6 +45,7 @@ META = PresetMeta(
     id="last-piece-standing", name="Annihilation", category="Win/Loss Condition",
     description="A side with no pieces left loses; kings are ordinary pieces (no check or "
                 "checkmate), and a side with no legal move loses.",
+    objective="count-pieces",
     mode="override",
     affects=["fide.check-detection", "fide.check-resolution", "fide.checkmate-win",
              "fide.stalemate-draw", "fide.king-capture-illegal", "fide.insufficient-material"],

@@ -44,6 +44,8 @@ META = PresetMeta(
     id="queen-splits", name="Queen Fission", category="Piece Ability",
     description="A queen that captures becomes a rook on the capture square plus a bishop on "
                 "the first empty adjacent square clockwise from N (forfeit if none).",
+    # (a queen that captures splits into a rook and a bishop: 830 and the capture)
+    piece_values={"queen": 1000},
     mode="override", affects=["fide.promotion"],
 )
 

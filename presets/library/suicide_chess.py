@@ -51,6 +51,7 @@ META = PresetMeta(
     id="suicide-chess", name="Suicide Chess", category="Objectives",
     description="Antichess: captures are compulsory, kings are not royal, no castling, a pawn "
                 "may promote to a king; a side with no pieces or no legal move wins.",
+    objective="lose-material",
     mode="hybrid",
     affects=["fide.castling", "fide.check-resolution", "fide.checkmate-win",
              "fide.stalemate-draw", "fide.promotion", "fide.insufficient-material"],

@@ -1,0 +1,81 @@
+"""Strength levels 1..10: the limits each one searches with.
+
+A level is a depth and a node budget (so that a level plays the same
+strength on any machine, and the same move for the same random seed), and,
+at the lowest levels, noise: a random number of centipawns up to ``noise``
+added to each root move's score, so that the weakest levels miss what they
+would otherwise see. ``movetime`` caps the time as well where a caller asks
+for it (the UCI ``go`` without limits, ``houserules play``).
+
+=====  =====  ======  =====  ============================================
+level  depth  nodes   noise  plays like
+=====  =====  ======  =====  ============================================
+1      1      -       400    a beginner: often a random-looking move
+2      1      -       150    takes what hangs, misses much else
+3      1      -       0      one ply and the captures that follow
+4      2      300     0
+5      2      600     0      beats a random mover nearly always
+6      3      1500    0
+7      3      3000    0
+8      4      6000    0
+9      5      12000   0
+10     64     30000   0      as deep as 30000 nodes go
+=====  =====  ======  =====  ============================================
+
+A node costs about a third of a millisecond of CPU (every move is made and
+taken back through the productions), so level 5 thinks about a fifth of a
+second a move, level 10 ten seconds (more on a loaded machine).
+
+Dice Chess (:mod:`houserules.engine.dice_bot`) reads ``dice_candidates``:
+how many of its best turns by the static score it searches further, over
+the opponent's 56 possible rolls (0: the static score alone; 2, 4, 6, 8, 12,
+16 and 24 at levels 4 to 10), and ``dice_noise``, the weakest levels' errors.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .search import Limits
+
+
+@dataclass(frozen=True)
+class Level:
+    """The limits of one strength level."""
+
+    level: int
+    depth: int
+    nodes: int | None
+    noise: int
+    dice_candidates: int
+    dice_noise: int
+
+    def limits(self, movetime: float | None = None, stop=None) -> Limits:
+        """The search limits of this level (and ``movetime`` seconds at most)."""
+        return Limits(depth=self.depth, nodes=self.nodes, movetime=movetime, stop=stop)
+
+
+LEVELS = {
+    1: Level(1, 1, None, 400, 0, 400),
+    2: Level(2, 1, None, 150, 0, 150),
+    3: Level(3, 1, None, 0, 0, 0),
+    4: Level(4, 2, 300, 0, 2, 0),
+    5: Level(5, 2, 600, 0, 4, 0),
+    6: Level(6, 3, 1500, 0, 6, 0),
+    7: Level(7, 3, 3000, 0, 8, 0),
+    8: Level(8, 4, 6000, 0, 12, 0),
+    9: Level(9, 5, 12000, 0, 16, 0),
+    10: Level(10, 64, 30000, 0, 24, 0),
+}
+#: the level used when none is given (the command line's default)
+DEFAULT_LEVEL = 5
+
+
+class LevelError(ValueError):
+    """A strength level that is not a whole number 1..10."""
+
+
+def get_level(level) -> Level:
+    """The :class:`Level` for ``level`` (1..10); anything else is a LevelError."""
+    if isinstance(level, bool) or not isinstance(level, int) or level not in LEVELS:
+        raise LevelError(f"a level is a whole number from 1 to 10, not {level!r}")
+    return LEVELS[level]
