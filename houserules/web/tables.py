@@ -288,7 +288,9 @@ class DiceTable(Table):
         self.roll_dfen: str | None = self.game.dfen() if self.game.dice() else None
         self.played: list[str] = []
         self.history: list[dict] = []
-        self.turns: list[dict] = []
+        # (a position set up with its dice is a turn rolled already)
+        self.turns: list[dict] = [] if self.roll_dfen is None else \
+            [{"color": self.game.turn, "dice": self.game.dice_letters(), "moves": []}]
         self.log = []
         self._tree: TurnTree | None = None
 

@@ -69,6 +69,7 @@ function render() {
   flipped = flippedFor(g);
   board.show(g.board, g.legal, {last: g.last_move, check: g.check}, flipped);
   $("fen").value = g.fen;
+  $("board").dataset.fen = g.fen;     // (what the page shows, for its tests)
   $("rules-name").textContent = g.rules.name + (g.variant === "dice" ? " \u00b7 Dice Chess" : "");
   $("turn").textContent = `${g.turn === "white" ? "White" : "Black"} to move`;
   $("turn").className = `turn ${g.turn}`;
