@@ -22,7 +22,7 @@ $(BSTAMP): $(STAMP)
 	touch $(BSTAMP)
 
 demo: $(STAMP)
-	$(PY) -m chess_rules.demo
+	$(PY) -m houserules.demo
 
 # the web playground on http://127.0.0.1:8000 (Ctrl-C stops it)
 serve: $(STAMP)
