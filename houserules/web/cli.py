@@ -1,6 +1,6 @@
 """``houserules serve``: the web playground on a local address.
 
-The command line registers it with one call, :func:`add_serve_command`; it
+The command line registers it with one call, :func:`add_commands`; it
 also runs as ``python -m houserules.web [--host H] [--port P]``.
 """
 from __future__ import annotations
@@ -48,7 +48,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=f"the most games held at once (default: {DEFAULTS.max_sessions})")
 
 
-def add_serve_command(sub) -> None:
+def add_commands(sub) -> None:
     """Register ``serve`` on the CLI's subcommands (``sub``: argparse's subparsers)."""
     p = sub.add_parser(
         "serve", help="the web playground: play, explain and compose variants in a browser",

@@ -1,6 +1,6 @@
 """The playground in a real browser: Debian's chromium, driven by Playwright.
 
-The server is started here (``houserules serve`` on 127.0.0.1, a free port)
+The server is started here (``houserules serve --port 0`` on 127.0.0.1)
 and stopped after. Each test drives the page as a person would: drag a
 piece, read the refusal, switch a preset on, play the engine, roll the dice.
 Screenshots go to $HOUSERULES_SCREENSHOTS (default: the test's temporary
@@ -30,7 +30,7 @@ pytestmark = pytest.mark.browser
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CASTLE_THROUGH_CHECK = "4kr2/8/8/8/8/8/8/4K2R w K - 0 1"
 #: the command that starts the server
-SERVE = [sys.executable, "-m", "houserules.web"]
+SERVE = [sys.executable, "-m", "houserules", "serve"]
 
 
 @pytest.fixture(scope="module")
