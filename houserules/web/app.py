@@ -14,6 +14,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from presets.registry import preset_table
 
@@ -33,7 +34,7 @@ STATIC = {"app.js": "text/javascript", "board.js": "text/javascript",
           "style.css": "text/css"}
 REFUSALS: dict[int | str, dict] = {
     code: {"model": ErrorBody, "description": what} for code, what in (
-        (404, "no such game"), (409, "not now (nothing to undo, dice not rolled, ...)"),
+        (400, "a body that is not JSON text"), (404, "no such game"), (409, "not now (nothing to undo, dice not rolled, ...)"),
         (413, "over a size limit"), (422, "refused (a move, rules, a position), or a "
                                           "request the API does not read"),
         (503, "over the game count or the time limit"))}
@@ -52,7 +53,10 @@ def create_app(limits: Limits | None = None) -> FastAPI:
         description="Play, explain and compose chess variants: the JSON API of the "
                     "page served at /. Every refusal is a 4xx whose body names its kind "
                     "and says why; a refused request changes nothing.",
-        version=_version(), responses=REFUSALS)
+        version=_version(), responses=REFUSALS,
+        # (FastAPI's schema browsers load their scripts from a CDN: the page
+        # of a local server loads nothing from elsewhere)
+        docs_url=None, redoc_url=None)
     app.state.sessions = sessions
     app.state.limits = limits
     app.add_middleware(BodyLimit, max_body=limits.max_body)
@@ -210,8 +214,26 @@ def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     def http_error(request: Request, e: StarletteHTTPException) -> JSONResponse:
         kind = {404: "not-found", 405: "method-not-allowed"}.get(e.status_code, "bad-request")
-        return JSONResponse({"error": {"kind": kind, "message": str(e.detail)}},
-                            status_code=e.status_code, headers=getattr(e, "headers", None))
+        message = str(e.detail)
+        if e.status_code == 400:
+            # (FastAPI's words for a body it could not decode)
+            message = f"the request body is not JSON text in UTF-8 ({message.lower()})"
+        headers = dict(getattr(e, "headers", None) or {})
+        if e.status_code == 405:
+            # every method of the path (Starlette names only its first route's)
+            headers["Allow"] = ", ".join(_allowed(request))
+        return JSONResponse({"error": {"kind": kind, "message": message}},
+                            status_code=e.status_code, headers=headers)
+
+
+def _allowed(request: Request) -> list[str]:
+    """The methods the routes of the request's path answer."""
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        match, _ = route.matches(request.scope)
+        if match != Match.NONE:
+            methods |= set(getattr(route, "methods", None) or ()) - {"HEAD"}
+    return sorted(methods)
 
 
 def _version() -> str:
