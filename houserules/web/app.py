@@ -217,7 +217,7 @@ def _add_error_handlers(app: FastAPI) -> None:
         message = str(e.detail)
         if e.status_code == 400:
             # (FastAPI's words for a body it could not decode)
-            message = f"the request body is not JSON text in UTF-8 ({message.lower()})"
+            message = f"the request body cannot be read as JSON text in UTF-8 ({message.lower()})"
         headers = dict(getattr(e, "headers", None) or {})
         if e.status_code == 405:
             # every method of the path (Starlette names only its first route's)

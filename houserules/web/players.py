@@ -46,5 +46,7 @@ def bot_move(game, level: int, rng: random.Random):
 
 
 def bot_turn(game, level: int, rng: random.Random) -> list[str]:
-    """The engine's whole Dice Chess turn (micro-moves in UCI) in a rolled ``game``."""
-    return list(choose_dice_turn(game, level, rng))
+    """The engine's whole Dice Chess turn (micro-moves in UCI) in a rolled ``game``
+    (read, not played on: plain Dice Chess goes as DFEN text, which the engine
+    keeps its bot for; a preset's Dice Chess as the game, for its rule set)."""
+    return list(choose_dice_turn(game.dfen() if game.plain_dice else game, level, rng))

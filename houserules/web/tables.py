@@ -415,7 +415,7 @@ class DiceTable(Table):
                               "(or take them back) before the engine plays")
         if not g.dice():
             self.roll()
-        for u in players.bot_turn(g.copy(), level, self.rng):
+        for u in players.bot_turn(g, level, self.rng):
             self._micro(u)
         if not self.game.is_game_over():
             self._end_turn()
