@@ -15,14 +15,8 @@ try:
     ENGINE = "houserules.engine"
 except ImportError:     # the search engine has not landed: the greedy bots stand in
     ENGINE = "one-ply greedy bot (the search engine is not installed)"
-    try:
-        from houserules.play import greedy_move  # type: ignore[import-not-found]
-    except ImportError:
-        from chess_rules.play import greedy_move
-    try:
-        from houserules.dice_play import choose_turn  # type: ignore[import-not-found]
-    except ImportError:
-        from dice.play import choose_turn
+    from houserules.dice_play import choose_turn
+    from houserules.play import greedy_move
 
     def choose_move(game, level: int, rng: random.Random | None = None):
         """The greedy one-ply bot's move (the engine's stand-in)."""

@@ -21,7 +21,9 @@ from typing import Callable, TypeVar
 
 from chess_rules.errors import ChessError, IllegalMoveError, MoveParseError
 from chess_rules.game import Game
-from dice import DiceGame, TurnTree, explain_move as dice_explain, turn_tree
+from chess_rules.explain import Explanation
+from chess_rules.squares import square_name
+from dice import DiceGame, TurnTree, turn_tree
 from rete.errors import ReteError
 
 from . import players
@@ -171,7 +173,7 @@ class Table:
     def _redo(self, entry: tuple) -> None:
         raise NotImplementedError
 
-    def _explanation(self, move: str):
+    def _explanation(self, move: str) -> Explanation:
         raise NotImplementedError
 
     def _legal(self) -> list[dict]:
@@ -254,7 +256,7 @@ class ChessTable(Table):
         except ChessError as e:
             raise NotNowError(str(e)) from None
 
-    def _explanation(self, move: str):
+    def _explanation(self, move: str) -> Explanation:
         return self.game.explain(move)
 
     def _legal(self) -> list[dict]:
@@ -265,7 +267,6 @@ class ChessTable(Table):
         out = g.outcome()
         checks = [f.values["square"] for f in g.session.facts_of("check")
                   if f.values["color"] == g.turn]
-        from chess_rules.squares import square_name
         return {
             "variant": "chess", "turn": g.turn, "fen": g.fen(),
             "board": board_view(g), "legal": [] if out else self._legal(),
@@ -376,6 +377,8 @@ class DiceTable(Table):
         self._check_room()
         g = self.game
         node = self.node()
+        if node is None and not g.is_game_over():
+            raise NotNowError("roll the dice first: a turn starts with the roll")
         try:
             uci = _uci_or_san(g, text)
         except ChessError as e:
@@ -432,24 +435,28 @@ class DiceTable(Table):
         raise NotNowError("Dice Chess has no PGN: its turns are rolls and micro-moves "
                           "(the DFEN records a position)")
 
-    def _explanation(self, move: str):
-        node = self.node() or {}
-        try:
-            ex = dice_explain(self.game.dfen(), move, self._tree_rules())
-        except ChessError as e:
-            raise self._refusal(e) from None
+    def _explanation(self, move: str) -> Explanation:
+        """The micro-move's own word (its production, the die filter, the
+        board), and the turn's: a micro-move no legal turn of this roll goes
+        on with is refused by the Maximum Micro-moves Rule."""
+        ex = self.game.explain(move)
         u = ex.move
-        if self.played and ex.legal and u not in node:
-            # legal afresh, but no legal turn of this roll goes on with it
-            from chess_rules.explain import Explanation
-            most = self.tree().most if self.tree() is not None else 0
-            cont = ", ".join(sorted(node)) or "none: the turn is complete"
-            return Explanation(u, False, "dice.maximum-micro-moves",
-                               f"not a continuation of this turn: after "
-                               f"{' '.join(self.played)} no turn that plays it spends "
-                               f"{most} dice or takes the king (continuations: {cont})",
+        node = self.node()
+        tree = self.tree()
+        if node is None or tree is None or not ex.legal:
+            return ex
+        if u in node:
+            spent = " and the ".join(node[u][0])
+            after = tree.playable(self.played + [u])
+            then = f"then {after}" if after else "the turn is complete"
+            return Explanation(u, True, ex.rule, f"spends the {spent} die; {then}",
                                ex.generated_by)
-        return ex
+        so_far = f"after {' '.join(self.played)} " if self.played else ""
+        cont = ", ".join(sorted(node)) or "none: the turn is complete"
+        return Explanation(u, False, "dice.maximum-micro-moves",
+                           f"it breaks the Maximum Micro-moves Rule: {so_far}no turn that "
+                           f"plays {u} spends {tree.most} dice or takes the king "
+                           f"(legal: {cont})", ex.generated_by)
 
     def _legal(self) -> list[dict]:
         node = self.node()

@@ -232,6 +232,25 @@ def test_a_micro_move_without_its_die_names_the_die_filter(client):
     assert state(client, g) == before
 
 
+def test_a_micro_move_no_legal_turn_goes_on_with_is_refused_by_the_maximum_rule(client):
+    dfen = "8/8/8/2k5/8/1N6/2P5/K7 w - - 0 1 NPP"
+    g = new(client, variant="dice", fen=dfen)
+    assert act(client, g, "moves", {"move": "c2c4"})["legal"] == [
+        {"uci": "b3c5", "from": "b3", "to": "c5", "promotion": None, "rule": "fide.knight-move"}]
+    before = state(client, g)
+    err = act(client, g, "moves", {"move": "b3d4"}, status=422)["error"]
+    assert err["rule"] == "dice.maximum-micro-moves" and "after c2c4" in err["reason"]
+    assert state(client, g) == before
+    ok = client.get(f"/api/games/{g['id']}/explain", params={"move": "b3c5"}).json()
+    assert ok["legal"] and ok["reason"] == "spends the knight die; the turn is complete"
+
+
+def test_a_micro_move_before_the_roll_is_refused_until_the_dice_are_rolled(client):
+    g = new(client, variant="dice")
+    err = act(client, g, "moves", {"move": "e2e4"}, status=409)["error"]
+    assert "roll the dice first" in err["message"]
+
+
 def test_dice_no_legal_turn_can_spend_are_not_playable(client):
     g = new(client, variant="dice", fen="4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 -")
     s = act(client, g, "roll", {"faces": [3, 1, 1]})
