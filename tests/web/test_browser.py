@@ -132,6 +132,35 @@ def test_the_page_draws_the_board_from_the_position(page, shots):
     page.screenshot(path=shots / "start.png")
 
 
+DRAW = """async ({view, last}) => {
+    const {Board} = await import("/static/board.js");
+    const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    document.body.append(svg);
+    new Board(svg, {onMove() {}}).show(view, [], {last: null, check: []}, false);
+    const box = (sq) => svg.querySelector(`[data-square="${sq}"]`).getBBox();
+    return {squares: svg.querySelectorAll("[data-square]").length,
+            letter: svg.querySelector(`[data-piece="${last}"] .letter`).textContent,
+            glyph: svg.querySelector('[data-piece="a1"] text').textContent,
+            last: [box(last).x, box(last).y], a1: [box("a1").x, box("a1").y]};
+}"""
+
+
+@pytest.mark.parametrize("files, ranks", [(10, 8), (5, 5), (12, 10)])
+def test_the_board_is_drawn_at_any_size_with_unknown_pieces_as_letters(page, files, ranks):
+    last = "abcdefghijkl"[files - 1] + str(ranks)
+    view = {"files": files, "ranks": ranks, "file_names": list("abcdefghijkl"[:files]),
+            "rank_names": [str(r) for r in range(1, ranks + 1)], "topology": "plain",
+            "pieces": [{"square": "a1", "type": "king", "color": "white", "letter": "K",
+                        "attrs": {}},
+                       {"square": last, "type": "chancellor", "color": "black",
+                        "letter": "c", "attrs": {}}]}
+    drawn = page.evaluate(DRAW, {"view": view, "last": last})
+    assert drawn["squares"] == files * ranks
+    assert drawn["letter"] == "C" and drawn["glyph"] == "\u265a"
+    # the last file's top rank is to the right of and above a1
+    assert drawn["last"][0] > drawn["a1"][0] and drawn["last"][1] < drawn["a1"][1]
+
+
 def test_a_legal_move_by_drag_is_played_with_its_rule(page):
     drag(page, "e2", "e4")
     expect(moves(page)).to_contain_text("e4")
