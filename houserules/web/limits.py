@@ -72,10 +72,14 @@ def run_limited(fn: Callable[[], T], seconds: float, what: str) -> T:
     worker = threading.Thread(target=work, name="houserules-web-work", daemon=True)
     worker.start()
     if not done.wait(seconds):
-        _interrupt(worker)
-        # it stops at its next instruction; a worker that does not (stuck in C
-        # code) is left as a daemon, its result dropped
-        done.wait(5.0)
+        # it stops at its next instruction, unless the exception lands where
+        # Python drops it (a weakref callback, a __del__): then again, for a
+        # while; a worker that never stops (stuck in C code) is left as a
+        # daemon, its result dropped (the caller no longer uses what it holds)
+        for _ in range(50):
+            _interrupt(worker)
+            if done.wait(0.1):
+                break
         raise TimeLimitError(f"{what} took longer than the server's limit of "
                              f"{seconds:g} s and was stopped")
     if "error" in box:

@@ -39,7 +39,6 @@ T = TypeVar("T")
 class Table:
     """What chess and Dice Chess tables share: the rules, the lock, the clock."""
 
-    kind = "chess"
     game: Game
 
     def __init__(self, choice: RulesChoice, limits: Limits, fen: str | None = None):
@@ -190,8 +189,6 @@ def _new_game(cls, fen: str, ruleset):
 class ChessTable(Table):
     """A game of chess (FIDE, presets, rule text) on the playground."""
 
-    kind = "chess"
-
     def _reset(self, start: str) -> None:
         self.game = _new_game(Game, start, self.ruleset)
         self.history: list[dict] = []
@@ -280,7 +277,6 @@ class ChessTable(Table):
 class DiceTable(Table):
     """A game of Dice Chess: rolls, micro-moves walked on the turn tree, ends of turn."""
 
-    kind = "dice"
     game: DiceGame
 
     def _reset(self, start: str) -> None:
