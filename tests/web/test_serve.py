@@ -14,6 +14,8 @@ import pytest
 
 pytest.importorskip("fastapi")
 
+from houserules.cli import main  # noqa: E402
+
 SERVE = [sys.executable, "-m", "houserules", "serve"]
 
 
@@ -36,20 +38,21 @@ def test_serve_prints_its_address_serves_the_api_and_stops_on_ctrl_c():
             proc.wait()
 
 
-def test_a_port_in_use_is_an_error_with_its_reason():
+def test_a_port_in_use_is_an_error_with_its_reason(capsys):
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen(1)
         port = taken.getsockname()[1]
-        out = subprocess.run(SERVE + ["--port", str(port)], capture_output=True, text=True,
-                             timeout=60)
-    assert out.returncode == 2 and out.stdout == ""
-    assert out.stderr.startswith(f"houserules: error: cannot listen on 127.0.0.1:{port}: ")
+        assert main(["serve", "--port", str(port)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith(f"houserules: error: cannot listen on 127.0.0.1:{port}: ")
 
 
 @pytest.mark.parametrize("args, message", [
     (["--port", "70000"], "a port is 0..65535"), (["--time-limit", "0"], "positive"),
     (["--max-games", "x"], "positive")])
-def test_bad_options_are_usage_errors(args, message):
-    out = subprocess.run(SERVE + args, capture_output=True, text=True, timeout=60)
-    assert out.returncode == 2 and message in out.stderr
+def test_bad_options_are_usage_errors(capsys, args, message):
+    with pytest.raises(SystemExit) as stop:
+        main(["serve", *args])
+    assert stop.value.code == 2 and message in capsys.readouterr().err
