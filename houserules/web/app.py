@@ -16,7 +16,9 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
+from chess_rules.errors import ChessError
 from presets.registry import preset_table
+from rete.errors import ReteError
 
 from . import players
 from .body_limit import BodyLimit
@@ -201,6 +203,15 @@ def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(PlaygroundError)
     def refused(request: Request, e: PlaygroundError) -> JSONResponse:
         return JSONResponse(e.body(), status_code=e.status)
+
+    @app.exception_handler(ChessError)
+    @app.exception_handler(ReteError)
+    def rules_failed(request: Request, e: Exception) -> JSONResponse:
+        # the rules' own typed error where no refusal was foreseen (a rule of
+        # the page's rule text that never stops firing once a move is made):
+        # the engine has undone the run, and the table was rebuilt as it was
+        return JSONResponse({"error": {"kind": "rules", "message": f"the rules failed: {e}"}},
+                            status_code=422)
 
     @app.exception_handler(RequestValidationError)
     def unreadable(request: Request, e: RequestValidationError) -> JSONResponse:

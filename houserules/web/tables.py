@@ -19,7 +19,7 @@ import threading
 import time
 from typing import Callable, TypeVar
 
-from chess_rules.errors import ChessError, IllegalMoveError, MoveParseError
+from chess_rules.errors import ChessError, FenError, IllegalMoveError, MoveParseError
 from chess_rules.game import Game
 from chess_rules.explain import Explanation
 from chess_rules.squares import square_name
@@ -29,7 +29,7 @@ from rete.errors import ReteError
 from . import players
 from .board import board_view, square_names
 from .errors import (MoveRefusedError, NotNowError, PlaygroundError, PositionError,
-                     TooLargeError, TooLongError)
+                     RulesError, TooLargeError, TooLongError)
 from .limits import Limits, TimeLimitError, run_limited
 from .rules import RulesChoice, build_ruleset, start_position
 
@@ -180,10 +180,15 @@ class Table:
 
 
 def _new_game(cls, fen: str, ruleset):
+    """A game from ``fen``: a position the rules cannot read is a
+    :class:`PositionError`, rules that fail on it (a rule that never stops
+    firing) a :class:`RulesError`."""
     try:
         return cls(fen, ruleset=ruleset)
-    except (ChessError, ReteError) as e:
+    except FenError as e:
         raise PositionError(str(e)) from None
+    except (ChessError, ReteError) as e:
+        raise RulesError(f"the rules failed on the position: {e}") from None
 
 
 class ChessTable(Table):

@@ -190,6 +190,36 @@ def test_rule_text_is_parsed_by_the_rule_language(client):
     assert err["kind"] == "rules" and "rules:1:" in err["message"]
 
 
+RUNAWAY_ON_E4 = """template counter (n)
+rule "custom.seed" stage result salience 10
+when
+  game()
+  not counter()
+then
+  assert counter(n: 0)
+end
+rule "custom.spin" stage result
+when
+  game()
+  piece(type: pawn, square: e4)
+  ?k <- counter(n: ?n)
+then
+  modify ?k (n: ?n)
+end
+"""
+
+
+def test_rules_that_never_stop_firing_are_a_422_and_change_nothing(client):
+    g = new(client, rules=RUNAWAY_ON_E4)
+    before = state(client, g)
+    err = act(client, g, "moves", {"move": "e2e4"}, status=422)["error"]
+    assert err["kind"] == "rules" and "custom.spin" in err["message"]
+    assert state(client, g) == before
+    err = client.post("/api/games", json={"rules": RUNAWAY_ON_E4,
+                                          "fen": "4k3/8/8/8/4P3/8/8/4K3 w - - 0 1"})
+    assert err.status_code == 422 and err.json()["error"]["kind"] == "rules"
+
+
 def test_python_in_rule_text_is_not_run(client, tmp_path):
     marker = tmp_path / "ran"
     text = f'__import__("pathlib").Path({str(marker)!r}).touch()'
