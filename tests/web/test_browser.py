@@ -232,6 +232,24 @@ def test_the_engine_replies_to_a_move(page):
     assert center(page, "a1")[1] < center(page, "a8")[1]
 
 
+def test_a_promotion_asks_for_the_piece(page):
+    load_fen(page, "8/4P3/8/8/8/8/k7/4K3 w - - 0 1")
+    drag(page, "e7", "e8")
+    page.click('#promotion button[data-promotion="n"]')
+    expect(moves(page)).to_contain_text("e8=N")
+    expect(page.locator('[data-piece="e8"]')).to_have_attribute("data-type", "knight")
+
+
+def test_a_move_typed_in_san_is_played_and_a_bad_one_refused(page):
+    page.fill("#move-text", "Nf3")
+    page.press("#move-text", "Enter")
+    expect(moves(page)).to_contain_text("fide.knight-move")
+    page.fill("#move-text", "Ke2")
+    page.press("#move-text", "Enter")
+    expect(page.locator("#message")).to_contain_text("Ke2")
+    expect(moves(page).locator(".ply")).to_have_count(1)
+
+
 def test_undo_and_pgn(page):
     drag(page, "e2", "e4")
     expect(moves(page)).to_contain_text("e4")
