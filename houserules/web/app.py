@@ -29,7 +29,8 @@ from .schemas import (BotRequest, Catalog, Composition, CompositionAnswer, Error
                       Explanation, FenRequest, GameState, MoveRequest, NewGame, Pgn,
                       RollRequest, SquareInfo)
 from .sessions import Sessions
-from .tables import ChessTable, DiceTable, Table
+from .dice_table import DiceTable
+from .tables import ChessTable, Table
 
 #: the page's files, served by name (nothing else under static/ is reachable)
 STATIC = {"app.js": "text/javascript", "board.js": "text/javascript",

@@ -14,7 +14,8 @@ from houserules.web import Limits, create_app, players  # noqa: E402
 from houserules.web.errors import TooLongError  # noqa: E402
 from houserules.web.limits import TimeLimitError, run_limited  # noqa: E402
 from houserules.web.rules import RulesChoice  # noqa: E402
-from houserules.web.tables import ChessTable, DiceTable  # noqa: E402
+from houserules.web.dice_table import DiceTable  # noqa: E402
+from houserules.web.tables import ChessTable  # noqa: E402
 
 
 def spin(*_args):
