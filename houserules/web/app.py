@@ -116,10 +116,14 @@ def create_app(limits: Limits | None = None) -> FastAPI:
                              {k: dict(v) for k, v in body.config.items()}, body.rules)
         kind = DiceTable if body.variant == "dice" else ChessTable
 
+        def build() -> Table:
+            table = kind(choice, limits, body.fen)
+            table.state()       # (rules that fail on the start fail here, not kept)
+            return table
+
         def make() -> Table:
             try:
-                return run_limited(lambda: kind(choice, limits, body.fen),
-                                   limits.time_limit, "building the rules")
+                return run_limited(build, limits.time_limit, "building the rules")
             except TimeLimitError as e:
                 raise TooLongError(str(e)) from None
         game_id, table = sessions.add(make)

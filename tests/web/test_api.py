@@ -220,6 +220,14 @@ def test_rules_that_never_stop_firing_are_a_422_and_change_nothing(client):
     assert err.status_code == 422 and err.json()["error"]["kind"] == "rules"
 
 
+def test_rules_that_fail_when_the_position_is_judged_make_no_game(client):
+    spin_on_status = RUNAWAY_ON_E4.replace("piece(type: pawn, square: e4)", "status()")
+    n = len(client.app.state.sessions)
+    err = client.post("/api/games", json={"rules": spin_on_status})
+    assert err.status_code == 422 and "custom.spin" in err.json()["error"]["message"]
+    assert len(client.app.state.sessions) == n
+
+
 def test_python_in_rule_text_is_not_run(client, tmp_path):
     marker = tmp_path / "ran"
     text = f'__import__("pathlib").Path({str(marker)!r}).touch()'
