@@ -7,22 +7,38 @@ PY      = $(VENV)/bin/python
 STAMP   = $(VENV)/.installed-dev
 BSTAMP  = $(VENV)/.installed-bench
 
-.PHONY: demo test fuzz test-floors test-pythons test-slow bench bench-rete bench-perft bench-presets bench-dice bench-instructions bench-compiled bench-strength bench-search stockfish clean
+.PHONY: demo serve browser test fuzz test-floors test-pythons test-slow bench bench-rete bench-perft bench-presets bench-dice bench-instructions bench-compiled bench-strength bench-search stockfish clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
 $(STAMP): $(PY) pyproject.toml
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[dev,web]'
 	touch $(STAMP)
 
 $(BSTAMP): $(STAMP)
-	$(PY) -m pip install --quiet -e '.[dev,bench]'
+	$(PY) -m pip install --quiet -e '.[dev,web,bench]'
 	touch $(BSTAMP)
 
 demo: $(STAMP)
 	$(PY) -m houserules.demo
+
+# the web playground on http://127.0.0.1:8000 (Ctrl-C stops it)
+serve: $(STAMP)
+	$(VENV)/bin/houserules serve
+
+# the browser the playground's end-to-end tests drive: Debian's chromium (and a
+# font with the chess glyphs); Playwright cannot download its own browsers here
+BROWSER_PACKAGES = chromium fonts-dejavu-core
+browser:
+	@if command -v chromium >/dev/null && fc-list 2>/dev/null | grep -qi dejavu; then \
+	  echo "browser: chromium is installed"; \
+	else \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(BROWSER_PACKAGES); \
+	fi
 
 test: $(STAMP)
 	$(PY) -m pytest
@@ -35,7 +51,8 @@ test-floors:
 	$(FLOORS_VENV)/bin/python -m pip install --quiet $$($(PYTHON) -c "import tomllib; \
 	p = tomllib.load(open('pyproject.toml', 'rb'))['project']; \
 	print(' '.join(r.replace('>=', '==') \
-	for r in p['dependencies'] + p['optional-dependencies']['dev']))")
+	for r in p['dependencies'] + p['optional-dependencies']['dev'] \
+	+ p['optional-dependencies']['web']))")
 	$(FLOORS_VENV)/bin/python -m pip install --quiet --no-deps -e .
 	$(FLOORS_VENV)/bin/python -m pytest
 
@@ -54,7 +71,7 @@ test-pythons:
 	    || { echo "test-pythons: $$py is Python $$v, older than the $(MIN_PYTHON) pyproject.toml requires: skipped"; continue; }; \
 	  echo "test-pythons: Python $$v ($$py) in .venv-$$v"; \
 	  { [ -x .venv-$$v/bin/python ] || $$py -m venv .venv-$$v; } \
-	    && .venv-$$v/bin/python -m pip install --quiet -e '.[dev]' \
+	    && .venv-$$v/bin/python -m pip install --quiet -e '.[dev,web]' \
 	    && .venv-$$v/bin/python -m pytest || failed="$$failed $$v"; \
 	done; \
 	if [ -n "$$failed" ]; then echo "test-pythons: failed on Python$$failed"; exit 1; fi

@@ -11,7 +11,7 @@ MODULES = ["rete", "rete.declare", "rete.model", "rete.session", "chess_rules.ga
            "chess_rules.fide", "chess_rules.moves", "chess_rules.ruleset_spec", "chess_rules.ruleset",
            "chess_rules.pgn", "chess_rules.replay", "houserules.scenarios.checks",
            "dice.game", "dice.turns", "presets", "presets.composition",
-           "presets.registry", "houserules.engine"]
+           "presets.registry", "houserules.engine", "houserules.web.board"]
 PACKAGES = ("rete", "chess_rules", "presets", "dice", "houserules")
 
 

@@ -44,6 +44,12 @@ DEV_ONLY = {
     "dice/baseline.py": {"chess"},      # a test and benchmark oracle, says its docstring
 }
 
+#: Shipped folders whose modules may import the dependencies of an extra: the
+#: folder, the extra, and the import names it may use (each a distribution of it).
+EXTRA_ONLY = {
+    "houserules/web/": ("web", {"fastapi", "starlette", "uvicorn"}),
+}
+
 
 def source_files(root: Path) -> list[Path]:
     """The files of the project's source under ``root``: what git tracks in a
@@ -113,12 +119,23 @@ def test_shipped_code_imports_only_declared_dependencies():
                 top = name.split(".")[0]
                 if top in own or top in sys.stdlib_module_names:
                     continue
-                assert top in DISTRIBUTION or top in DEV_ONLY.get(rel, ()), \
+                extra = [names for folder, (_, names) in EXTRA_ONLY.items()
+                         if rel.startswith(folder)]
+                assert top in DISTRIBUTION or top in DEV_ONLY.get(rel, ()) or \
+                    any(top in names for names in extra), \
                     f"{rel} imports {top!r}, which is no runtime dependency in pyproject.toml"
 
 
+def test_the_extras_a_folder_imports_from_are_declared():
+    extras = PYPROJECT["project"]["optional-dependencies"]
+    for folder, (extra, names) in EXTRA_ONLY.items():
+        assert names <= {_dist_name(r) for r in extras[extra]}, (folder, extra)
+
+
 def test_every_dependency_has_a_floor_that_make_test_floors_can_pin():
-    reqs = PYPROJECT["project"]["dependencies"] + PYPROJECT["project"]["optional-dependencies"]["dev"]
+    extras = PYPROJECT["project"]["optional-dependencies"]
+    # (make test-floors pins these: the dev and web extras make test installs)
+    reqs = PYPROJECT["project"]["dependencies"] + extras["dev"] + extras["web"]
     for r in reqs:
         name, sep, version = r.partition(">=")
         assert sep and name.strip() and version.strip()[0].isdigit(), r
