@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from chess_rules.custom import load_rule_text
+from chess_rules.rule_files import load_rule_text
 from chess_rules.errors import ChessError
 from chess_rules.fen import STARTING_FEN
 from chess_rules.game import start_fen
