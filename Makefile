@@ -14,11 +14,11 @@ $(PY):
 	$(PY) -m pip install --quiet --upgrade pip
 
 $(STAMP): $(PY) pyproject.toml
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[dev,lab]'
 	touch $(STAMP)
 
 $(BSTAMP): $(STAMP)
-	$(PY) -m pip install --quiet -e '.[dev,bench]'
+	$(PY) -m pip install --quiet -e '.[dev,lab,bench]'
 	touch $(BSTAMP)
 
 demo: $(STAMP)
