@@ -595,6 +595,9 @@ def build_parser() -> argparse.ArgumentParser:
         pass
     else:
         add_dice_commands(sub)
+
+    from houserules.lab.cli import add_lab_commands
+    add_lab_commands(sub)
     return p
 
 

@@ -17,7 +17,7 @@ from . import players
 from .rules import variant_rules
 from .spec import LabSpec, Variant
 
-__all__ = ["GameTask", "GameRecord", "play", "tasks", "game_seed", "CAP_REASON"]
+__all__ = ["GameTask", "GameRecord", "play", "tasks", "game_seed", "turn_cut", "CAP_REASON"]
 
 #: the reason of a game stopped at the spec's max_plies (counted a draw)
 CAP_REASON = "move cap"
@@ -135,11 +135,20 @@ def _play_chess(task: GameTask, rules, rng: random.Random) -> GameRecord:
                       out.reason, out.rule, plies, 0.0, pgn, moves)
 
 
+def turn_cut(game, nodes: dict | None = None) -> bool:
+    """Whether the Maximum Micro-moves Rule cuts the turn of a rolled Dice
+    Chess game: it forbids a first micro-move the dice allow (one that only
+    begins turns spending fewer dice than the longest). ``nodes``: the legal
+    turn tree's first level, if already built."""
+    from dice.turns import EngineBackend, build_tree
+    if nodes is None:
+        nodes, _ = build_tree(EngineBackend(game))
+    return set(nodes) != {u for u, _, _, _ in game.micro_moves()}
+
+
 def _play_dice(task: GameTask, rules, rng: random.Random) -> GameRecord:
-    """A Dice Chess game turn by turn. A turn is *cut* by the Maximum
-    Micro-moves Rule when the rule forbids a first micro-move the roll allowed
-    (the dice-filtered micro-moves at the roll, less the first level of the
-    legal turn tree)."""
+    """A Dice Chess game turn by turn, counting the turns the Maximum
+    Micro-moves Rule cuts (:func:`turn_cut`)."""
     from dice import DiceGame
     from dice.turns import EngineBackend, build_tree
     game = DiceGame(rules.start, rules.ruleset)
@@ -148,9 +157,8 @@ def _play_dice(task: GameTask, rules, rng: random.Random) -> GameRecord:
     while not game.is_game_over() and turns < task.max_plies:
         game.roll(rng)
         faces = "".join(game.dice_letters())
-        allowed = {u for u, _, _, _ in game.micro_moves()}
         nodes, _ = build_tree(EngineBackend(game))
-        if set(nodes) != allowed:
+        if turn_cut(game, nodes):
             cut += 1
         if turns < task.random_plies:
             path, node = [], nodes
