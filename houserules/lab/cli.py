@@ -134,8 +134,9 @@ def _said(summary, verb: str) -> None:
 
 
 def cmd_run(args) -> int:
-    from .runner import run_lab
+    from .runner import check_rules, run_lab
     spec = spec_from_args(args)
+    check_rules(spec)       # refused rules leave no database behind
     with _store(args) as store:
         summary = run_lab(spec, store, scheduler=args.scheduler, workers=args.workers,
                           progress=_progress(args))

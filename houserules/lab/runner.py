@@ -24,7 +24,7 @@ from . import games, players
 from .spec import LabSpec, LabSpecError
 from .store import LabStore
 
-__all__ = ["run_lab", "resume_lab", "RunSummary", "open_client"]
+__all__ = ["run_lab", "resume_lab", "RunSummary", "open_client", "check_rules"]
 
 
 @dataclass
@@ -61,7 +61,7 @@ def run_lab(spec: LabSpec, store: LabStore, run: int | None = None, client=None,
     given) and store each as it finishes. ``client``: a Dask client to use
     (else one is opened as :func:`open_client` says and closed at the end).
     ``on_game(task, record)`` is called after each game is stored."""
-    _check_rules(spec)
+    check_rules(spec)
     if run is None:
         run = store.new_run(spec, players.ENGINE)
     every = games.tasks(spec, run)
@@ -95,7 +95,7 @@ def resume_lab(store: LabStore, run: int | None = None, **kwargs) -> RunSummary:
     return run_lab(info.spec, store, run=info.id, **kwargs)
 
 
-def _check_rules(spec: LabSpec) -> None:
+def check_rules(spec: LabSpec) -> None:
     """Build each variant's rules here first: a bad preset or rule file is
     refused with its own error before any game is sent out."""
     from .rules import variant_rules
