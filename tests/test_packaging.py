@@ -39,6 +39,13 @@ DEV_ONLY = {
 }
 
 
+#: Shipped modules (by path prefix) allowed to import an optional dependency:
+#: import name -> (the extra of pyproject.toml that brings it, its distribution).
+#: The modules import it where it is used, so the rest works without the extra.
+EXTRA_ONLY = {"houserules/lab/": {"dask": ("lab", "dask"), "distributed": ("lab", "dask"),
+                                  "matplotlib": ("lab", "matplotlib")}}
+
+
 def _shipped_files():
     for top in TOP_LEVEL:
         for path in sorted((ROOT / top).rglob("*")):
@@ -93,6 +100,14 @@ def test_shipped_code_imports_only_declared_dependencies():
             for name in names:
                 top = name.split(".")[0]
                 if top in own or top in sys.stdlib_module_names:
+                    continue
+                extra = next((extras[top] for prefix, extras in EXTRA_ONLY.items()
+                              if rel.startswith(prefix) and top in extras), None)
+                if extra is not None:
+                    name, dist = extra
+                    assert dist in {_dist_name(r) for r in
+                                    PYPROJECT["project"]["optional-dependencies"][name]}, \
+                        f"{rel} imports {top!r}, which the {name} extra does not bring"
                     continue
                 assert top in DISTRIBUTION or top in DEV_ONLY.get(rel, ()), \
                     f"{rel} imports {top!r}, which is no runtime dependency in pyproject.toml"

@@ -154,6 +154,12 @@ def cmd_resume(args) -> int:
 
 
 def cmd_report(args) -> int:
+    if args.html or args.out or args.png:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise LabSpecError("the report's plots need matplotlib, which is not installed: "
+                               "pip install 'houserules[lab]'") from None
     from . import report
     with _store(args, existing=True) as store:
         rep = report.build(store, args.runs)

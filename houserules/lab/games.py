@@ -104,6 +104,7 @@ def _play_chess(task: GameTask, rules, rng: random.Random) -> GameRecord:
     from chess_rules.game import Game
     game = Game(rules.start, ruleset=rules.ruleset)
     opening = task.opening.split()
+    move: object
     while game.outcome() is None and len(game.move_stack) < task.max_plies:
         ply = len(game.move_stack)
         if ply < len(opening):

@@ -10,6 +10,8 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 
+from chess_rules.ruleset import RuleSet
+
 from .spec import Variant
 
 __all__ = ["VariantRules", "variant_rules"]
@@ -19,7 +21,7 @@ __all__ = ["VariantRules", "variant_rules"]
 class VariantRules:
     """A variant's rule set and the position its games start from."""
 
-    ruleset: object         # a chess_rules RuleSet (a Dice Chess one when ``dice``)
+    ruleset: RuleSet        # a Dice Chess rule set when ``dice``
     start: str              # FEN, or DFEN without dice for Dice Chess
     dice: bool
 

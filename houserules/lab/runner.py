@@ -42,6 +42,7 @@ def open_client(scheduler: str | None = None, workers: int | None = None):
     """A Dask client: on the scheduler at ``scheduler`` (``tcp://HOST:PORT``),
     else on an embedded LocalCluster of ``workers`` single-threaded worker
     processes (default: one per core). Close it (and its cluster) when done."""
+    _require_dask()
     from distributed import Client, LocalCluster
     if scheduler:
         try:
@@ -96,11 +97,30 @@ def resume_lab(store: LabStore, run: int | None = None, **kwargs) -> RunSummary:
 
 
 def check_rules(spec: LabSpec) -> None:
-    """Build each variant's rules here first: a bad preset or rule file is
-    refused with its own error before any game is sent out."""
+    """Build each variant's rules here first, and play each opening line under
+    them: a bad preset, rule file or opening is refused with its own error
+    before any game is sent out."""
+    from chess_rules.errors import ChessError
+    from chess_rules.game import Game
     from .rules import variant_rules
     for v in spec.variant:
-        variant_rules(v)
+        rules = variant_rules(v)
+        for line in spec.opening.lines:
+            game = Game(rules.start, ruleset=rules.ruleset)
+            try:
+                for uci in line.split():
+                    game.push(uci)
+            except ChessError as e:
+                raise LabSpecError(f"opening {line!r} under variant {v.name!r}: {e}") from None
+
+
+def _require_dask():
+    try:
+        import distributed
+    except ImportError:
+        raise LabSpecError("the lab runs its games on Dask, which is not installed: "
+                           "pip install 'houserules[lab]'") from None
+    return distributed
 
 
 def _key(task) -> str:

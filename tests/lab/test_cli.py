@@ -63,7 +63,9 @@ def test_bad_input_exits_2_saying_why_and_leaves_no_database(tmp_path, monkeypat
     monkeypatch.chdir(tmp_path)
     (tmp_path / "bad.toml").write_text('[[variant]]\nname = "x"\npresets = ["no-such"]\n',
                                        encoding="utf-8")
+    (tmp_path / "open.txt").write_text("e2e4 e7e5\ne2e5\n", encoding="utf-8")
     for argv, words in ((["lab", "run", "bad.toml"], "no-such"),
+                        (["lab", "run", "--openings", "open.txt"], "opening 'e2e5'"),
                         (["lab", "run", "bad.toml", "--preset", "double-move"], "not both"),
                         (["lab", "report"], "no lab database"),
                         (["lab", "resume"], "no lab database"),
