@@ -7,7 +7,7 @@ PY      = $(VENV)/bin/python
 STAMP   = $(VENV)/.installed-dev
 BSTAMP  = $(VENV)/.installed-bench
 
-.PHONY: demo test test-floors test-pythons test-slow bench bench-rete bench-perft bench-presets bench-dice bench-instructions bench-compiled clean
+.PHONY: demo test test-floors test-pythons test-slow bench bench-rete bench-perft bench-presets bench-dice bench-instructions bench-compiled bench-lab clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -35,7 +35,8 @@ test-floors:
 	$(FLOORS_VENV)/bin/python -m pip install --quiet $$($(PYTHON) -c "import tomllib; \
 	p = tomllib.load(open('pyproject.toml', 'rb'))['project']; \
 	print(' '.join(r.replace('>=', '==') \
-	for r in p['dependencies'] + p['optional-dependencies']['dev']))")
+	for r in p['dependencies'] + p['optional-dependencies']['dev'] \
+	+ p['optional-dependencies']['lab']))")
 	$(FLOORS_VENV)/bin/python -m pip install --quiet --no-deps -e .
 	$(FLOORS_VENV)/bin/python -m pytest
 
@@ -54,7 +55,7 @@ test-pythons:
 	    || { echo "test-pythons: $$py is Python $$v, older than the $(MIN_PYTHON) pyproject.toml requires: skipped"; continue; }; \
 	  echo "test-pythons: Python $$v ($$py) in .venv-$$v"; \
 	  { [ -x .venv-$$v/bin/python ] || $$py -m venv .venv-$$v; } \
-	    && .venv-$$v/bin/python -m pip install --quiet -e '.[dev]' \
+	    && .venv-$$v/bin/python -m pip install --quiet -e '.[dev,lab]' \
 	    && .venv-$$v/bin/python -m pytest || failed="$$failed $$v"; \
 	done; \
 	if [ -n "$$failed" ]; then echo "test-pythons: failed on Python$$failed"; exit 1; fi
@@ -76,6 +77,10 @@ bench-presets: $(BSTAMP)
 
 bench-dice: $(BSTAMP)
 	$(PY) benchmarks/dice_bench.py
+
+# the self-play lab on Dask: games per minute with 1 and 2 workers, overhead per task
+bench-lab: $(BSTAMP)
+	$(PY) benchmarks/lab_bench.py
 
 # the same benchmarks on a copy of the source compiled with Cython (needs a C
 # compiler): what the interpreter costs; the package stays pure Python
