@@ -167,7 +167,7 @@ def cmd_report(args) -> int:
         print(json.dumps(_as_json(rep), indent=2))
     else:
         from rich.console import Console
-        report.text_table(rep, Console(width=max(100, 26 * (1 + len(rep.stats)))))
+        report.text_table(rep, Console(width=max(120, 45 + 24 * len(rep.stats))))
     if args.html or args.out:
         out = Path(args.out or DEFAULT_HTML)
         try:

@@ -121,7 +121,7 @@ def text_table(report: Report, console) -> None:
     from rich.table import Table
     runs = ", ".join(f"{r.id} ({r.name}, {r.done}/{r.games} games)" for r in report.runs)
     t = Table(title=f"lab report: run {runs}")
-    t.add_column("")
+    t.add_column("", no_wrap=True)
     for s in report.stats:
         t.add_column(s.name, justify="right")
     for what, cells in rows_of(report):

@@ -26,7 +26,7 @@ import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 
-__all__ = ["wilson", "elo", "chi_square", "chi2_sf", "holm", "VariantStats", "summarize",
+__all__ = ["ending", "wilson", "elo", "chi_square", "chi2_sf", "holm", "VariantStats", "summarize",
            "compare", "Comparison", "Z95"]
 
 Z95 = 1.959963984540054
@@ -141,6 +141,18 @@ def holm(pvalues: list[float]) -> list[float]:
     return adjusted
 
 
+def ending(rule: str | None, reason: str) -> str:
+    """How a game ended, for the report: the deciding production, with the
+    reason when its name does not say it (a preset that rewrote
+    ``fide.checkmate-win`` to end the game on the first capture:
+    ``fide.checkmate-win (first capture)``), else the reason (``move cap``)."""
+    if not rule:
+        return reason
+    if reason.replace(" ", "-") in rule:
+        return rule
+    return f"{rule} ({reason})"
+
+
 @dataclass
 class VariantStats:
     """One variant's games, summed up (see the module's docstring)."""
@@ -209,7 +221,7 @@ def summarize(rows: list[dict], label=lambda row: row["variant"]) -> list[Varian
             st.draws += 1
         st.scores.append({"white": 1.0, "black": 0.0}.get(winner or "", 0.5))
         st.lengths.append(row["turns"] if st.dice else row["plies"])
-        st.endings[row["rule"] or row["reason"]] += 1
+        st.endings[ending(row["rule"], row["reason"])] += 1
         st.turns += row["turns"]
         st.turns_cut += row["turns_cut"]
         st.seconds += row["seconds"]

@@ -5,7 +5,7 @@ import math
 
 from hypothesis import given, strategies as st
 
-from houserules.lab.stats import Z95, chi2_sf, chi_square, compare, elo, holm, summarize, wilson
+from houserules.lab.stats import Z95, chi2_sf, ending, chi_square, compare, elo, holm, summarize, wilson
 
 
 @given(st.integers(1, 5000))
@@ -72,6 +72,12 @@ def _row(variant, winner, plies, rule="fide.checkmate-win", dice=False, turns=0,
             "winner": winner, "plies": plies, "turns": turns, "turns_cut": cut,
             "rule": rule if winner else None, "reason": "checkmate" if winner else "move cap",
             "seconds": 1.0, "run": 1}
+
+
+def test_an_ending_names_the_rule_and_the_reason_when_the_rule_does_not_say_it():
+    assert ending("fide.checkmate-win", "checkmate") == "fide.checkmate-win"
+    assert ending("fide.checkmate-win", "first capture") == "fide.checkmate-win (first capture)"
+    assert ending(None, "move cap") == "move cap"
 
 
 def test_summaries_count_per_variant_and_compare_them():
