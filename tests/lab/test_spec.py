@@ -103,3 +103,19 @@ def test_the_json_schema_accepts_the_specs_the_model_accepts_and_refuses_the_oth
         assert list(validator.iter_errors(bad)), bad
         with pytest.raises(LabSpecError):
             parse_spec(bad)
+
+
+def test_the_spec_in_docs_lab_md_is_the_example_file_and_loads(tmp_path):
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    page = (root / "docs" / "lab.md").read_text(encoding="utf-8")
+    shown = page.split("```toml\n", 1)[1].split("```", 1)[0]
+    example = root / "examples" / "lab" / "fide-vs-presets.toml"
+    body = "\n".join(line for line in example.read_text(encoding="utf-8").splitlines()
+                     if not line.startswith("#"))
+    assert shown.strip() == body.strip()
+    spec = load_spec(example)
+    assert [v.name for v in spec.variant] == ["fide", "double-move", "capture-to-win"]
+    import tomllib
+    validator = jsonschema.Draft202012Validator(spec_schema())
+    assert list(validator.iter_errors(tomllib.loads(shown))) == []
