@@ -10,6 +10,7 @@ import argparse
 import json
 import os
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 from .spec import LabSpec, LabSpecError, MAX_LEVEL, load_spec, parse_spec, resolve, spec_schema
@@ -134,23 +135,42 @@ def _said(summary, verb: str) -> None:
 
 
 def cmd_run(args) -> int:
+    from . import players
     from .runner import check_rules, run_lab
     spec = spec_from_args(args)
     check_rules(spec)       # refused rules leave no database behind
     with _store(args) as store:
-        summary = run_lab(spec, store, scheduler=args.scheduler, workers=args.workers,
-                          progress=_progress(args))
+        run = store.new_run(spec, players.ENGINE)
+        with _interrupted(store, run):
+            summary = run_lab(spec, store, run=run, scheduler=args.scheduler,
+                              workers=args.workers, progress=_progress(args))
     _said(summary, "played")
     return 0
 
 
 def cmd_resume(args) -> int:
-    from .runner import resume_lab
+    from .runner import resume_lab, unfinished_run
     with _store(args, existing=True) as store:
-        summary = resume_lab(store, args.run, scheduler=args.scheduler, workers=args.workers,
-                             progress=_progress(args))
+        run = args.run if args.run is not None else unfinished_run(store)
+        with _interrupted(store, run):
+            summary = resume_lab(store, run, scheduler=args.scheduler, workers=args.workers,
+                                 progress=_progress(args))
     _said(summary, "resumed:")
     return 0
+
+
+@contextmanager
+def _interrupted(store, run: int):
+    """On Ctrl-C, say what is stored and how to go on (then the CLI exits 130)."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        info = store.run(run)
+        # (on a terminal, below the ^C it echoed)
+        print(("\n" if sys.stderr.isatty() else "")
+              + f"run {run} interrupted: {info.done} of {info.games} games stored; "
+              f"'houserules lab resume {run}' plays the rest", file=sys.stderr)
+        raise
 
 
 def cmd_report(args) -> int:

@@ -24,7 +24,8 @@ from . import games, players
 from .spec import LabSpec, LabSpecError
 from .store import LabStore
 
-__all__ = ["run_lab", "resume_lab", "RunSummary", "open_client", "check_rules"]
+__all__ = ["run_lab", "resume_lab", "unfinished_run", "RunSummary", "open_client",
+           "check_rules", "task_key"]
 
 
 @dataclass
@@ -86,14 +87,16 @@ def run_lab(spec: LabSpec, store: LabStore, run: int | None = None, client=None,
 
 def resume_lab(store: LabStore, run: int | None = None, **kwargs) -> RunSummary:
     """Finish a run (the latest unfinished one by default) from its stored spec."""
-    if run is None:
-        open_runs = [r for r in store.runs() if r.done < r.games]
-        if not open_runs:
-            raise LabSpecError(f"{store.path}: every run is complete; nothing to resume")
-        info = open_runs[-1]
-    else:
-        info = store.run(run)
+    info = store.run(unfinished_run(store) if run is None else run)
     return run_lab(info.spec, store, run=info.id, **kwargs)
+
+
+def unfinished_run(store: LabStore) -> int:
+    """The latest run with games still to play (LabSpecError if none)."""
+    open_runs = [r for r in store.runs() if r.done < r.games]
+    if not open_runs:
+        raise LabSpecError(f"{store.path}: every run is complete; nothing to resume")
+    return open_runs[-1].id
 
 
 def check_rules(spec: LabSpec) -> None:
@@ -123,13 +126,16 @@ def _require_dask():
     return distributed
 
 
-def _key(task) -> str:
-    return f"houserules-lab-{task.run}-{task.index}"
+def task_key(token: str, index: int) -> str:
+    """The Dask key of a run's game: the run's random token, so that runs of
+    other databases on a shared cluster never share a key, and the index."""
+    return f"houserules-lab-{token}-{index}"
 
 
 def _play_all(client, todo, store, run, total, before, progress, retries, on_game) -> int:
     from distributed import as_completed
-    by_key = {_key(t): t for t in todo}
+    token = store.run(run).token
+    by_key = {task_key(token, t.index): t for t in todo}
     futures = client.map(games.play, todo, key=list(by_key), retries=retries, pure=False)
     bar = _Bar(total, before, store, run) if progress else None
     played = 0

@@ -13,6 +13,7 @@ import datetime as _dt
 import json
 import os
 import sqlite3
+import uuid
 from dataclasses import dataclass
 
 from .spec import LabSpec, LabSpecError
@@ -25,6 +26,7 @@ DEFAULT_DB = "houserules-lab.sqlite"
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
     id       INTEGER PRIMARY KEY,
+    token    TEXT NOT NULL UNIQUE,   -- names the run's tasks on a shared Dask cluster
     name     TEXT NOT NULL,
     spec     TEXT NOT NULL,          -- the resolved spec (JSON): all resume needs
     games    INTEGER NOT NULL,       -- how many games the run plays in all
@@ -62,6 +64,7 @@ class RunInfo:
     """A run as stored: its id, name, spec and how many games it has so far."""
 
     id: int
+    token: str
     name: str
     spec: LabSpec
     games: int
@@ -105,18 +108,19 @@ class LabStore:
         total = spec.games * len(spec.variant)
         with self.conn:
             cur = self.conn.execute(
-                "INSERT INTO runs (name, spec, games, engine, created) VALUES (?, ?, ?, ?, ?)",
-                (spec.name, spec.model_dump_json(), total, engine, _now()))
+                "INSERT INTO runs (token, name, spec, games, engine, created) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (uuid.uuid4().hex, spec.name, spec.model_dump_json(), total, engine, _now()))
         assert cur.lastrowid is not None
         return cur.lastrowid
 
     def runs(self) -> list[RunInfo]:
         """Every run, oldest first."""
         rows = self.conn.execute(
-            "SELECT r.id, r.name, r.spec, r.games, r.engine, r.created, "
+            "SELECT r.id, r.token, r.name, r.spec, r.games, r.engine, r.created, "
             "(SELECT COUNT(*) FROM games g WHERE g.run = r.id) FROM runs r ORDER BY r.id")
-        return [RunInfo(i, n, LabSpec.model_validate_json(s), g, d, e, c)
-                for i, n, s, g, e, c, d in rows]
+        return [RunInfo(i, t, n, LabSpec.model_validate_json(s), g, d, e, c)
+                for i, t, n, s, g, e, c, d in rows]
 
     def run(self, run_id: int) -> RunInfo:
         """The run of that id (LabSpecError naming the runs there are if none)."""

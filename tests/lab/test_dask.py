@@ -49,7 +49,7 @@ def _indices(db, run):
         conn.close()
 
 
-def test_a_worker_killed_mid_run_loses_its_game_to_a_retry_only(cluster, tmp_path):
+def test_a_worker_killed_mid_run_loses_its_game_to_a_retry_only(cluster, tmp_path, capsys):
     _, client = cluster
     spec = _spec(12, max_plies=40)
     killed: dict = {}
@@ -66,20 +66,61 @@ def test_a_worker_killed_mid_run_loses_its_game_to_a_retry_only(cluster, tmp_pat
         os.kill(pid, signal.SIGKILL)
 
     with LabStore(tmp_path / "lab.sqlite") as store:
-        summary = run_lab(spec, store, client=client, on_game=kill_a_busy_worker)
+        summary = run_lab(spec, store, client=client, on_game=kill_a_busy_worker,
+                          progress=True)
         rows = store.games([summary.run])
     assert killed, "no worker was busy to kill"
+    progress = capsys.readouterr().err
+    assert "12/12" in progress and "/min" in progress and "White scores" in progress
     assert _indices(tmp_path / "lab.sqlite", summary.run) == list(range(12))
     assert (summary.played, summary.stored, summary.total) == (12, 12, 12)
     # the games the dead worker held were played again by another process
-    lost = [r for r in rows if f"houserules-lab-{summary.run}-{r['idx']}" in killed["keys"]]
+    lost_indices = {int(key.rsplit("-", 1)[1]) for key in killed["keys"]}
+    lost = [r for r in rows if r["idx"] in lost_indices]
     assert lost and any(not r["worker"].endswith(f":{killed['pid']}") for r in lost)
 
 
-def _houserules_script() -> str:
+def _lab_run(db, scheduler, games):
     script = Path(sys.executable).with_name("houserules")
     assert script.exists(), f"no houserules script beside {sys.executable}"
-    return str(script)
+    return subprocess.Popen(
+        [str(script), "lab", "run", "--games", str(games), "--level", "1",
+         "--max-plies", "30", "--seed", "11", "--name", "kill test", "--db", str(db),
+         "--scheduler", scheduler, "--no-progress"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+        text=True, start_new_session=True)
+
+
+def _wait_for_games(proc, db, count):
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            if len(_indices(db, 1)) >= count:
+                return
+        except sqlite3.OperationalError:     # the client has not made the tables yet
+            pass
+        time.sleep(0.05)
+    raise AssertionError(f"{count} games not stored in time: {proc.poll()} "
+                         f"{proc.stderr.read() if proc.poll() is not None else ''}")
+
+
+def test_ctrl_c_stops_a_run_saying_what_is_stored_and_how_to_resume(cluster, tmp_path):
+    c, _ = cluster
+    db = tmp_path / "lab.sqlite"
+    proc = _lab_run(db, c.scheduler_address, 40)
+    try:
+        _wait_for_games(proc, db, 2)
+        os.kill(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait()
+    stored = _indices(db, 1)
+    assert proc.returncode == 130, err
+    assert f"run 1 interrupted: {len(stored)} of 40 games stored" in err
+    assert "'houserules lab resume 1' plays the rest" in err and "Traceback" not in err
+    assert len(set(stored)) == len(stored) < 40
 
 
 def test_a_client_killed_mid_run_is_finished_by_resume_with_nothing_lost_or_doubled(
@@ -87,24 +128,9 @@ def test_a_client_killed_mid_run_is_finished_by_resume_with_nothing_lost_or_doub
     c, client = cluster
     db = tmp_path / "lab.sqlite"
     games = 24
-    proc = subprocess.Popen(
-        [_houserules_script(), "lab", "run", "--games", str(games), "--level", "1",
-         "--max-plies", "30", "--seed", "11", "--name", "kill test", "--db", str(db),
-         "--scheduler", c.scheduler_address, "--no-progress"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-        start_new_session=True)
+    proc = _lab_run(db, c.scheduler_address, games)
     try:
-        deadline = time.monotonic() + 120
-        stored: list = []
-        while time.monotonic() < deadline and proc.poll() is None:
-            try:
-                stored = _indices(db, 1)
-            except sqlite3.OperationalError:     # the client has not made the tables yet
-                stored = []
-            if len(stored) >= 3:
-                break
-            time.sleep(0.05)
-        assert proc.poll() is None, proc.communicate()
+        _wait_for_games(proc, db, 3)
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(timeout=30)
     finally:

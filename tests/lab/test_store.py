@@ -41,3 +41,16 @@ def test_an_unknown_run_and_a_file_that_is_no_database_are_typed_errors(tmp_path
     junk.write_bytes(b"not a database at all" * 100)
     with pytest.raises(LabSpecError, match="not a lab database"):
         LabStore(junk)
+
+
+def test_each_run_has_its_own_token_for_its_dask_keys(tmp_path):
+    from houserules.lab.runner import task_key
+    spec = parse_spec({"variant": [{"name": "fide"}]})
+    tokens = []
+    for name in ("a.sqlite", "b.sqlite"):
+        with LabStore(tmp_path / name) as store:
+            run = store.new_run(spec, "test")
+            assert run == 1
+            tokens.append(store.run(run).token)
+    # run 1 of two databases on one cluster: different tasks, different keys
+    assert task_key(tokens[0], 0) != task_key(tokens[1], 0)
