@@ -93,3 +93,32 @@ def test_run_then_report_html_on_the_embedded_cluster_from_a_fresh_folder(tmp_pa
     r = _script("lab", "report", "--html", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "houserules-lab-report.html").is_file()
+
+
+def _parsed(*argv):
+    try:
+        from houserules.cli import build_parser  # type: ignore[import-not-found,attr-defined,unused-ignore]
+    except ImportError:
+        from chess_rules.cli import build_parser  # type: ignore[no-redef,unused-ignore]
+    return build_parser().parse_args(["lab", "run", *argv])
+
+
+def test_the_command_line_makes_one_variant_and_overrides_a_specs_run_options(tmp_path,
+                                                                             monkeypatch):
+    from houserules.lab.cli import spec_from_args
+    monkeypatch.chdir(tmp_path)
+    spec = spec_from_args(_parsed("--preset", "double-move", "--games", "500", "--level", "3"))
+    assert (spec.games, spec.bots, [v.name for v in spec.variant]) == \
+        (500, (3, 3), ["double-move"])
+    assert spec.variant[0].presets == ["double-move"]
+    spec = spec_from_args(_parsed("--dice", "--preset", "piece-hp",
+                                  "--config", "piece-hp.king_hp=2"))
+    assert (spec.variant[0].name, spec.variant[0].dice) == ("dice+piece-hp", True)
+    assert spec.variant[0].config == {"piece-hp": {"king_hp": 2}}
+    (tmp_path / "s.toml").write_text('games = 9\nbots = [4, 4]\n[[variant]]\nname = "fide"\n',
+                                     encoding="utf-8")
+    (tmp_path / "open.txt").write_text("e2e4\n", encoding="utf-8")
+    spec = spec_from_args(_parsed("s.toml", "--bots", "2", "1", "--seed", "5",
+                                  "--random-plies", "0", "--openings", "open.txt"))
+    assert (spec.games, spec.bots, spec.seed) == (9, (2, 1), 5)
+    assert (spec.opening.random_plies, spec.opening.lines) == (0, ["e2e4"])
