@@ -1,6 +1,6 @@
 """``houserules lab ...``: run, resume, report, schema.
 
-Registered in the CLI by one call, :func:`add_lab_commands`. Errors are typed
+Registered in the CLI by :func:`add_commands`, as the other command modules are. Errors are typed
 (:class:`~houserules.lab.spec.LabSpecError`, a ChessError): the CLI prints
 them on stderr and exits 2.
 """
@@ -16,7 +16,7 @@ from pathlib import Path
 from .spec import LabSpec, LabSpecError, MAX_LEVEL, load_spec, parse_spec, resolve, spec_schema
 from .store import DEFAULT_DB
 
-__all__ = ["add_lab_commands", "DEFAULT_HTML"]
+__all__ = ["add_commands", "spec_from_args", "DEFAULT_HTML"]
 
 #: where ``report --html`` writes without --out (in the working folder)
 DEFAULT_HTML = "houserules-lab-report.html"
@@ -245,7 +245,7 @@ def _cluster_options(p) -> None:
                    help="a live progress bar on stderr (default: when stderr is a terminal)")
 
 
-def add_lab_commands(sub) -> None:
+def add_commands(sub) -> None:
     """Register ``houserules lab`` on the CLI's subparsers."""
     lab = sub.add_parser(
         "lab", help="self-play balance lab: many games per variant, on Dask, in SQLite",

@@ -20,12 +20,8 @@ try:
 except ImportError:         # the fallback below; removed once the engine is merged
     ENGINE = "one-ply bots (the search engine is not installed)"
 
-    try:
-        from houserules.play import greedy_move  # type: ignore[import-not-found,attr-defined,no-redef,unused-ignore]
-        from houserules.dice_play import choose_turn  # type: ignore[import-not-found,attr-defined,no-redef,unused-ignore]
-    except ImportError:
-        from chess_rules.play import greedy_move  # type: ignore[no-redef,unused-ignore]
-        from dice.play import choose_turn  # type: ignore[no-redef,unused-ignore]
+    from houserules.dice_play import choose_turn
+    from houserules.play import greedy_move
 
     def choose_move(game, level: int, rng: random.Random | None = None):  # type: ignore[misc,unused-ignore]
         """A legal move of ``game`` for a bot of ``level`` (None: no legal move)."""

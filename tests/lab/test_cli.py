@@ -16,10 +16,7 @@ from houserules.lab.games import play, tasks
 from houserules.lab.spec import parse_spec, spec_schema
 from houserules.lab.store import LabStore
 
-try:
-    from houserules.cli import main  # type: ignore[import-not-found,attr-defined,unused-ignore]
-except ImportError:          # before the CLI moved into the houserules package
-    from chess_rules.cli import main  # type: ignore[no-redef,unused-ignore]
+from houserules.cli import build_parser, main
 
 
 def _script(*argv, cwd):
@@ -96,10 +93,6 @@ def test_run_then_report_html_on_the_embedded_cluster_from_a_fresh_folder(tmp_pa
 
 
 def _parsed(*argv):
-    try:
-        from houserules.cli import build_parser  # type: ignore[import-not-found,attr-defined,unused-ignore]
-    except ImportError:
-        from chess_rules.cli import build_parser  # type: ignore[no-redef,unused-ignore]
     return build_parser().parse_args(["lab", "run", *argv])
 
 
