@@ -111,6 +111,12 @@ def spec_from_args(args) -> LabSpec:
     return spec
 
 
+def _check_cluster_options(args) -> None:
+    if args.scheduler and args.workers:
+        raise LabSpecError("--workers sizes the embedded cluster: give it or --scheduler, "
+                           "not both")
+
+
 def _progress(args) -> bool:
     if args.progress is not None:
         return args.progress
@@ -137,6 +143,7 @@ def _said(summary, verb: str) -> None:
 def cmd_run(args) -> int:
     from . import players
     from .runner import check_rules, run_lab
+    _check_cluster_options(args)
     spec = spec_from_args(args)
     check_rules(spec)       # refused rules leave no database behind
     with _store(args) as store:
@@ -150,6 +157,7 @@ def cmd_run(args) -> int:
 
 def cmd_resume(args) -> int:
     from .runner import resume_lab, unfinished_run
+    _check_cluster_options(args)
     with _store(args, existing=True) as store:
         run = args.run if args.run is not None else unfinished_run(store)
         with _interrupted(store, run):
@@ -227,6 +235,16 @@ def _as_json(rep) -> dict:
                        "p_adjusted": c.p_adjusted, "significant": c.significant}
                       for c in rep.comparisons],
             "summary": significance_lines(rep)}
+
+
+def cmd_runs(args) -> int:
+    with _store(args, existing=True) as store:
+        runs = store.runs()
+    for r in runs:
+        state = "complete" if r.done == r.games else "unfinished"
+        print(f"{r.id}\t{r.name}\t{r.done}/{r.games} games ({state})\t"
+              f"{', '.join(v.name for v in r.spec.variant)}\t{r.created}\t{r.engine}")
+    return 0
 
 
 def cmd_schema(args) -> int:
@@ -308,6 +326,14 @@ def add_commands(sub) -> None:
     rp.add_argument("--png", metavar="FILE.png", help="also write the four plots as one image")
     rp.add_argument("--json", action="store_true", help="the figures as JSON instead of a table")
     rp.set_defaults(func=cmd_report)
+
+    ru = lsub.add_parser(
+        "runs", help="the runs in the database, one per line",
+        description="One line per run: id, name, games stored of all, state, variants, "
+                    "when it started, which bots played (tab-separated).")
+    ru.add_argument("--db", default=DEFAULT_DB, metavar="PATH",
+                    help=f"the lab database (default: {DEFAULT_DB})")
+    ru.set_defaults(func=cmd_runs)
 
     sc = lsub.add_parser("schema", help="the JSON Schema of a lab spec")
     sc.set_defaults(func=cmd_schema)

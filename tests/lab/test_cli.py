@@ -49,6 +49,9 @@ def test_report_prints_the_table_and_writes_the_html_page_in_the_working_folder(
     assert [v["name"] for v in data["variants"]] == ["fide", "dice"]
     assert [v["games"] for v in data["variants"]] == [3, 3]
     assert (tmp_path / "plots.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert main(["lab", "runs"]) == 0
+    (line,) = capsys.readouterr().out.splitlines()
+    assert line.split("\t")[:4] == ["1", "lab", "6/6 games (complete)", "fide, dice"]
 
 
 def test_schema_prints_the_json_schema(capsys):
@@ -66,7 +69,10 @@ def test_bad_input_exits_2_saying_why_and_leaves_no_database(tmp_path, monkeypat
                         (["lab", "run", "bad.toml", "--preset", "double-move"], "not both"),
                         (["lab", "report"], "no lab database"),
                         (["lab", "resume"], "no lab database"),
-                        (["lab", "report", "--db", "bad.toml"], "not a lab database")):
+                        (["lab", "report", "--db", "bad.toml"], "not a lab database"),
+                        (["lab", "runs"], "no lab database"),
+                        (["lab", "run", "--scheduler", "tcp://127.0.0.1:1", "--workers", "2"],
+                         "not both")):
         assert main(argv) == 2, argv
         err = capsys.readouterr().err
         assert words in err and "Traceback" not in err, (argv, err)
