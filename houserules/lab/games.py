@@ -112,6 +112,8 @@ def _play_chess(task: GameTask, rules, rng: random.Random) -> GameRecord:
         elif ply < len(opening) + task.random_plies:
             legal = game.legal_moves()
             move = rng.choice(legal) if legal else None
+        elif not game.legal_moves():
+            move = None
         else:
             level = task.white_level if game.turn == "white" else task.black_level
             move = players.choose_move(game, level, rng)

@@ -36,7 +36,7 @@ def test_report_prints_the_table_and_writes_the_html_page_in_the_working_folder(
         tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     _stored("houserules-lab.sqlite", parse_spec(
-        {"games": 3, "bots": [1, 1], "max_plies": 6,
+        {"games": 3, "bots": [1, 1], "max_plies": 6, "opening": {"random_plies": 6},
          "variant": [{"name": "fide"}, {"name": "dice", "dice": True}]}))
     assert main(["lab", "report", "--html"]) == 0
     out = capsys.readouterr().out
@@ -85,7 +85,7 @@ def test_bad_input_exits_2_saying_why_and_leaves_no_database(tmp_path, monkeypat
 @pytest.mark.slow
 def test_run_then_report_html_on_the_embedded_cluster_from_a_fresh_folder(tmp_path):
     (tmp_path / "lab.toml").write_text(
-        'name = "two"\ngames = 3\nbots = [1, 1]\nmax_plies = 8\n'
+        'name = "two"\ngames = 3\nbots = [1, 1]\nmax_plies = 8\n[opening]\nrandom_plies = 8\n'
         '[[variant]]\nname = "fide"\n'
         '[[variant]]\nname = "dice"\ndice = true\n', encoding="utf-8")
     r = _script("lab", "run", "lab.toml", "--workers", "1", cwd=tmp_path)

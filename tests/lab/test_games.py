@@ -16,7 +16,7 @@ FACE = {"P": 1, "N": 2, "B": 3, "R": 4, "Q": 5, "K": 6}
 
 
 def _spec(**kw):
-    data = {"games": 4, "bots": [2, 1], "max_plies": 40, "seed": 3,
+    data = {"games": 4, "bots": [2, 1], "max_plies": 16, "seed": 3,
             "variant": [{"name": "fide"}]}
     data.update(kw)
     return parse_spec(data)
@@ -40,9 +40,9 @@ def test_a_fide_game_is_legal_move_by_move_for_python_chess_and_replays_the_same
         move = chess.Move.from_uci(uci)
         assert move in board.legal_moves, (uci, board.fen())
         board.push(move)
-    assert record.plies == len(board.move_stack) <= 40
+    assert record.plies == len(board.move_stack) <= task.max_plies
     if record.reason == CAP_REASON:
-        assert record.result == "1/2-1/2" and record.plies == 40
+        assert record.result == "1/2-1/2" and record.plies == task.max_plies
     else:
         assert board.is_game_over() and board.result() == record.result
     game = chess.pgn.read_game(io.StringIO(record.pgn))

@@ -12,6 +12,7 @@ from houserules.lab.store import LabStore
 
 def test_a_game_is_stored_once_under_its_key_and_the_run_keeps_its_spec(tmp_path):
     spec = parse_spec({"games": 2, "max_plies": 6, "bots": [1, 1],
+                       "opening": {"random_plies": 6},
                        "variant": [{"name": "dm", "presets": ["double-move"]}]})
     db = tmp_path / "lab.sqlite"
     with LabStore(db) as store:
