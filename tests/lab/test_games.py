@@ -91,3 +91,23 @@ def test_a_turn_is_cut_when_the_rule_forbids_a_first_micro_move_the_dice_allow()
     # a2a4 spends one pawn die (a5 blocks the next step), a2a3 a3a4 spends two
     assert turn_cut(DiceGame("4k3/8/8/p7/8/8/P7/4K3 w - - 0 1 PP"))
     assert not turn_cut(DiceGame("4k3/8/8/8/8/8/P7/4K3 w - - 0 1 PP"))
+
+
+def test_a_variant_of_rule_text_a_modifier_and_a_layout_plays_from_its_spec(tmp_path):
+    from pathlib import Path
+    from houserules.lab.rules import variant_rules
+    from houserules.lab.spec import load_spec
+    from presets.layouts import get_layout
+    root = Path(__file__).resolve().parents[2]
+    (tmp_path / "lab.toml").write_text(
+        f'games = 2\nmax_plies = 10\n[opening]\nrandom_plies = 10\n'
+        f'[[variant]]\nname = "koth"\nrules = ["{root}/examples/rules/king_of_the_hill.hr"]\n'
+        f'presets = ["piece-hp"]\nmodifiers = ["decay"]\nlayout = "monster"\n', encoding="utf-8")
+    spec = load_spec(tmp_path / "lab.toml")
+    rules = variant_rules(spec.variant[0])
+    assert "koth.hill" in rules.ruleset.productions
+    assert rules.start == get_layout("monster").fen
+    # the same rules under another name: the worker's rule set is built once
+    assert variant_rules(spec.variant[0].model_copy(update={"name": "other"})) is rules
+    record = play(tasks(spec, 1)[0])
+    assert record.plies <= 10 and record.variant == "koth"
