@@ -11,7 +11,7 @@ import hashlib
 import os
 import random
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 from . import players
 from .rules import variant_rules
@@ -58,9 +58,6 @@ class GameRecord:
     turns: int = 0
     turns_cut: int = 0
     worker: str = field(default_factory=lambda: f"{os.uname().nodename}:{os.getpid()}")
-
-    def as_dict(self) -> dict:
-        return asdict(self)
 
 
 def game_seed(run_seed: int, variant: str, index: int) -> int:

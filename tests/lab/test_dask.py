@@ -7,6 +7,7 @@ against it, in a process of its own.
 """
 from __future__ import annotations
 
+import copyreg
 import os
 import signal
 import sqlite3
@@ -22,11 +23,23 @@ from houserules.lab.runner import resume_lab, run_lab
 from houserules.lab.spec import parse_spec
 from houserules.lab.store import LabStore
 
-distributed = pytest.importorskip("distributed", reason="the lab extra: pip install -e '.[lab]'")
+
+@pytest.fixture(scope="module")
+def distributed():
+    """Dask's distributed, imported for this module only: importing it makes
+    every exception pickle its cause and traceback too (tblib's reducers,
+    put in copyreg's table), which other tests' pickling must not inherit."""
+    saved = dict(copyreg.dispatch_table)
+    try:
+        yield pytest.importorskip("distributed",
+                                  reason="the lab extra: pip install -e '.[lab]'")
+    finally:
+        copyreg.dispatch_table.clear()
+        copyreg.dispatch_table.update(saved)
 
 
 @pytest.fixture(scope="module")
-def cluster():
+def cluster(distributed):
     import logging
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None, silence_logs=logging.ERROR) as c:
