@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 import random
+import socket
 import time
 from dataclasses import dataclass, field
 
@@ -57,7 +58,7 @@ class GameRecord:
     moves: str = ""         # UCI moves; Dice Chess: "ROLL:m1,m2 ..." one word per turn
     turns: int = 0
     turns_cut: int = 0
-    worker: str = field(default_factory=lambda: f"{os.uname().nodename}:{os.getpid()}")
+    worker: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}")
 
 
 def game_seed(run_seed: int, variant: str, index: int) -> int:
