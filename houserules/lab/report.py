@@ -10,7 +10,6 @@ import html as _html
 import math
 from dataclasses import dataclass
 
-from . import plots
 from .stats import Comparison, VariantStats, compare, summarize
 from .store import LabStore, RunInfo
 from .spec import LabSpecError
@@ -139,6 +138,7 @@ td:first-child,th:first-child{text-align:left}img{max-width:100%}
 
 def html(report: Report) -> str:
     """The report as one self-contained HTML page."""
+    from . import plots     # (matplotlib: only the page and the image need it)
     e = _html.escape
     st = report.stats
     runs = ", ".join(f"{r.id} ({e(r.name)}: {r.done} of {r.games} games, bots "

@@ -121,3 +121,16 @@ def test_the_command_line_makes_one_variant_and_overrides_a_specs_run_options(tm
                                   "--random-plies", "0", "--openings", "open.txt"))
     assert (spec.games, spec.bots, spec.seed) == (9, (2, 1), 5)
     assert (spec.opening.random_plies, spec.opening.lines) == (0, ["e2e4"])
+
+
+def test_the_text_report_needs_neither_matplotlib_nor_dask(tmp_path):
+    # the plots and the cluster are the lab extra's: a table is read without them
+    _stored(tmp_path / "lab.sqlite", parse_spec(
+        {"games": 2, "max_plies": 4, "opening": {"random_plies": 4},
+         "variant": [{"name": "fide"}]}))
+    code = ("import sys\nfrom houserules.cli import main\n"
+            f"assert main(['lab', 'report', '--db', {str(tmp_path / 'lab.sqlite')!r}]) == 0\n"
+            "print(sorted(m for m in ('matplotlib', 'distributed', 'dask') if m in sys.modules))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip().splitlines()[-1] == "[]"
