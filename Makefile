@@ -7,18 +7,18 @@ PY      = $(VENV)/bin/python
 STAMP   = $(VENV)/.installed-dev
 BSTAMP  = $(VENV)/.installed-bench
 
-.PHONY: demo serve browser test fuzz test-floors test-pythons test-slow bench bench-rete bench-perft bench-presets bench-dice bench-instructions bench-compiled bench-strength bench-search stockfish clean
+.PHONY: demo serve browser test fuzz test-floors test-pythons test-slow bench bench-rete bench-perft bench-presets bench-dice bench-instructions bench-compiled bench-strength bench-search bench-lab stockfish clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
 $(STAMP): $(PY) pyproject.toml
-	$(PY) -m pip install --quiet -e '.[dev,web]'
+	$(PY) -m pip install --quiet -e '.[dev,web,lab]'
 	touch $(STAMP)
 
 $(BSTAMP): $(STAMP)
-	$(PY) -m pip install --quiet -e '.[dev,web,bench]'
+	$(PY) -m pip install --quiet -e '.[dev,web,lab,bench]'
 	touch $(BSTAMP)
 
 demo: $(STAMP)
@@ -52,7 +52,7 @@ test-floors:
 	p = tomllib.load(open('pyproject.toml', 'rb'))['project']; \
 	print(' '.join(r.replace('>=', '==') \
 	for r in p['dependencies'] + p['optional-dependencies']['dev'] \
-	+ p['optional-dependencies']['web']))")
+	+ p['optional-dependencies']['web'] + p['optional-dependencies']['lab']))")
 	$(FLOORS_VENV)/bin/python -m pip install --quiet --no-deps -e .
 	$(FLOORS_VENV)/bin/python -m pytest
 
@@ -71,7 +71,7 @@ test-pythons:
 	    || { echo "test-pythons: $$py is Python $$v, older than the $(MIN_PYTHON) pyproject.toml requires: skipped"; continue; }; \
 	  echo "test-pythons: Python $$v ($$py) in .venv-$$v"; \
 	  { [ -x .venv-$$v/bin/python ] || $$py -m venv .venv-$$v; } \
-	    && .venv-$$v/bin/python -m pip install --quiet -e '.[dev,web]' \
+	    && .venv-$$v/bin/python -m pip install --quiet -e '.[dev,web,lab]' \
 	    && .venv-$$v/bin/python -m pytest || failed="$$failed $$v"; \
 	done; \
 	if [ -n "$$failed" ]; then echo "test-pythons: failed on Python$$failed"; exit 1; fi
@@ -116,6 +116,10 @@ stockfish:
 	  echo "stockfish is installed"; \
 	elif [ "$$(id -u)" = 0 ]; then apt-get update && apt-get install -y stockfish; \
 	else sudo apt-get update && sudo apt-get install -y stockfish; fi
+
+# the self-play lab on Dask: games per minute with 1 and 2 workers, overhead per task
+bench-lab: $(BSTAMP)
+	$(PY) benchmarks/lab_bench.py
 
 # the same benchmarks on a copy of the source compiled with Cython (needs a C
 # compiler): what the interpreter costs; the package stays pure Python

@@ -1,5 +1,6 @@
 """houserules, the application: the ``houserules`` command line, the terminal
-games, the demo and the scenario language with its pytest plugin.
+games, the demo, the scenario language with its pytest plugin, and the
+self-play balance lab (:mod:`houserules.lab`).
 
 The library it runs on is in four packages, each importing only those below
 it: :mod:`rete` (the engine), :mod:`chess_rules` (FIDE as productions, the

@@ -44,13 +44,6 @@ DEV_ONLY = {
     "dice/baseline.py": {"chess"},      # a test and benchmark oracle, says its docstring
 }
 
-#: Shipped folders whose modules may import the dependencies of an extra: the
-#: folder, the extra, and the import names it may use (each a distribution of it).
-EXTRA_ONLY = {
-    "houserules/web/": ("web", {"fastapi", "starlette", "uvicorn"}),
-}
-
-
 def source_files(root: Path) -> list[Path]:
     """The files of the project's source under ``root``: what git tracks in a
     checkout (a user's own untracked files, an empty games.pgn say, are not
@@ -62,6 +55,15 @@ def source_files(root: Path) -> list[Path]:
     return sorted(p for p in root.rglob("*") if p.is_file()
                   and not set(p.relative_to(root).parts) & {"__pycache__", *NOT_SOURCE, *CACHE_DIRS}
                   and not p.relative_to(root).parts[0].startswith("."))
+
+
+#: Shipped modules (by path prefix) allowed to import an optional dependency:
+#: import name -> (the extra of pyproject.toml that brings it, its distribution).
+#: The modules import it where it is used, so the rest works without the extra.
+EXTRA_ONLY = {"houserules/lab/": {"dask": ("lab", "dask"), "distributed": ("lab", "dask"),
+                                  "matplotlib": ("lab", "matplotlib")},
+              "houserules/web/": {"fastapi": ("web", "fastapi"), "starlette": ("web", "starlette"),
+                                  "uvicorn": ("web", "uvicorn")}}
 
 
 def _shipped_files():
@@ -119,17 +121,23 @@ def test_shipped_code_imports_only_declared_dependencies():
                 top = name.split(".")[0]
                 if top in own or top in sys.stdlib_module_names:
                     continue
-                extra = [names for folder, (_, names) in EXTRA_ONLY.items()
-                         if rel.startswith(folder)]
-                assert top in DISTRIBUTION or top in DEV_ONLY.get(rel, ()) or \
-                    any(top in names for names in extra), \
+                extra = next((extras[top] for prefix, extras in EXTRA_ONLY.items()
+                              if rel.startswith(prefix) and top in extras), None)
+                if extra is not None:
+                    name, dist = extra
+                    assert dist in {_dist_name(r) for r in
+                                    PYPROJECT["project"]["optional-dependencies"][name]}, \
+                        f"{rel} imports {top!r}, which the {name} extra does not bring"
+                    continue
+                assert top in DISTRIBUTION or top in DEV_ONLY.get(rel, ()), \
                     f"{rel} imports {top!r}, which is no runtime dependency in pyproject.toml"
 
 
 def test_the_extras_a_folder_imports_from_are_declared():
     extras = PYPROJECT["project"]["optional-dependencies"]
-    for folder, (extra, names) in EXTRA_ONLY.items():
-        assert names <= {_dist_name(r) for r in extras[extra]}, (folder, extra)
+    for folder, imports in EXTRA_ONLY.items():
+        for extra, dist in imports.values():
+            assert dist in {_dist_name(r) for r in extras[extra]}, (folder, extra, dist)
 
 
 def test_every_dependency_has_a_floor_that_make_test_floors_can_pin():
