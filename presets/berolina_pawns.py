@@ -77,8 +77,8 @@ from rete import Call, Collect, P, Rule, Test, V, Var
 from rete.model import Fact, Pattern
 
 from chess_rules.errors import FenError
-from chess_rules.fide import add_pawn_move
 from chess_rules.helpers import for_each_piece, mover_pattern
+from chess_rules.movement import compile_attacks, compile_generator, leap, step
 from chess_rules.moves import Move
 from chess_rules.position import several_moves_a_turn
 from chess_rules.squares import SQUARE_NAMES
@@ -112,11 +112,21 @@ META = PresetMeta(
     gallery="v2",
 )
 
-FORWARD = {"white": "N", "black": "S"}
 BACKWARD = {"white": "S", "black": "N"}
 DIAGONALS = {"white": ("NW", "NE"), "black": ("SW", "SE")}
-SIDEWAYS = ("W", "E")
-HOME_RANK = {"white": 1, "black": 6}
+
+
+#: the Berolina pawn as data: a diagonal push, a diagonal double step from the
+#: home rank (no jumping), a capture straight forward (and, berolina-pawns-2,
+#: sideways)
+BEROLINA_PUSH = (step("NW", "NE", mode="move", blocked="{to} is occupied (a Berolina pawn "
+                      "moves diagonally only to empty squares)"),)
+BEROLINA_DOUBLE = (leap((-2, 2), (2, 2), mode="move", lame=True, initial=True, from_ranks=(1,),
+                        ep=True, blocked="{blocked} is occupied"),)
+BEROLINA_CAPTURE = (step("N", mode="capture", empty="a Berolina pawn moves straight forward "
+                         "only to capture, and {to} is empty"),)
+BEROLINA_SIDEWAYS = (step("W", "E", mode="capture", empty="a Berolina pawn moves sideways "
+                          "only to capture, and {to} is empty"),)
 
 
 def scope_colors(config) -> frozenset:
@@ -207,64 +217,13 @@ def install_berolina(rules, config, sideways: bool, tag: str) -> None:
     steps = rules.topology.steps
     old_attacks = rules.attacks_of(old["fide.pawn-capture"])
 
-    def gen_single(ctx, p):
-        v = p.values
-        c = v["color"]
-        st = ctx.session.chess
-        sq = v["square"]
-        rule = ctx.pnode.production.name
-        for d in DIAGONALS[c]:
-            to = steps[d][sq]
-            if to is None:
-                continue
-            if st.colors[to] is None:
-                add_pawn_move(st, sq, to, c, "normal", None, rule)
-            else:
-                st.refuse(SQUARE_NAMES[sq] + SQUARE_NAMES[to], rule,
-                          f"{SQUARE_NAMES[to]} is occupied (a Berolina pawn moves diagonally "
-                          "only to empty squares)")
-
-    def gen_double(ctx, p):
-        v = p.values
-        c = v["color"]
-        sq = v["square"]
-        if v["moved"] or sq >> 3 != HOME_RANK[c]:
-            return
-        st = ctx.session.chess
-        colors = st.colors
-        rule = ctx.pnode.production.name
-        for d in DIAGONALS[c]:
-            mid = steps[d][sq]
-            to = None if mid is None else steps[d][mid]
-            if to is None:
-                continue
-            if colors[mid] is None and colors[to] is None:
-                add_pawn_move(st, sq, to, c, "double-push", None, rule, ep_square=mid)
-            else:
-                blocked = mid if colors[mid] is not None else to
-                st.refuse(SQUARE_NAMES[sq] + SQUARE_NAMES[to], rule,
-                          f"{SQUARE_NAMES[blocked]} is occupied")
-
-    def gen_capture(ctx, p):
-        v = p.values
-        c = v["color"]
-        st = ctx.session.chess
-        colors = st.colors
-        sq = v["square"]
-        rule = ctx.pnode.production.name
-        targets = [steps[FORWARD[c]][sq]]
-        if sideways:
-            targets += [steps[d][sq] for d in SIDEWAYS]
-        for to in targets:
-            if to is None:
-                continue
-            oc = colors[to]
-            if oc is not None and oc != c:
-                add_pawn_move(st, sq, to, c, "normal", to, rule)
-            elif oc is None:
-                st.refuse(SQUARE_NAMES[sq] + SQUARE_NAMES[to], rule,
-                          f"a Berolina pawn moves {'straight forward' if to == targets[0] else 'sideways'}"
-                          f" only to capture, and {SQUARE_NAMES[to]} is empty")
+    topo = rules.topology
+    captures = BEROLINA_CAPTURE + (BEROLINA_SIDEWAYS if sideways else ())
+    gen_single = compile_generator("pawn", BEROLINA_PUSH, topo)
+    gen_double = compile_generator("pawn", BEROLINA_DOUBLE, topo)
+    gen_capture = compile_generator("pawn", captures, topo)
+    own_attacks = compile_attacks("pawn", captures, topo)
+    assert own_attacks is not None      # its legs capture
 
     def gen_ep(ctx, ep, color):
         st = ctx.session.chess
@@ -280,15 +239,7 @@ def install_berolina(rules, config, sideways: bool, tag: str) -> None:
     def attacks(colors, types, target, by):
         if by not in scope:
             return old_attacks(colors, types, target, by) if old_attacks else False
-        s = steps[BACKWARD[by]][target]
-        if s is not None and types[s] == "pawn" and colors[s] == by:
-            return True
-        if sideways:
-            for d in SIDEWAYS:
-                s = steps[d][target]
-                if s is not None and types[s] == "pawn" and colors[s] == by:
-                    return True
-        return False
+        return own_attacks(colors, types, target, by)
 
     def infer_ep_pawn(st, target):
         rank = target >> 3
