@@ -176,6 +176,9 @@ def render() -> str:
              _presets_section(), _layouts_section(),
              _section("Custom rule files", "chess_rules.custom"),
              _section("Move helpers", "chess_rules.helpers"),
+             _section("Movement legs", "chess_rules.movement"),
+             _section("Fairy pieces: Betza notation", "chess_rules.betza"),
+             _section("Piece types", "chess_rules.pieces"),
              _section("Custom modifiers", "presets.modifiers"),
              _section("Dice Chess", "dice")]
     return "\n".join(p.rstrip() + "\n" for p in parts if p)

@@ -10,7 +10,8 @@ import pytest
 MODULES = ["rete", "rete.declare", "rete.model", "rete.session", "chess_rules.game",
            "chess_rules.fide", "chess_rules.moves", "chess_rules.pyrules", "chess_rules.ruleset",
            "chess_rules.pgn", "chess_rules.replay", "chess_rules.scenarios.checks",
-           "dice.engine", "dice.turns", "presets", "presets.registry"]
+           "dice.engine", "dice.turns", "presets", "presets.registry",
+           "chess_rules.movement", "chess_rules.betza", "chess_rules.pieces"]
 PACKAGES = ("rete", "chess_rules", "presets", "dice")
 
 

@@ -1,0 +1,111 @@
+"""Piece types as data: a name, a FEN letter and a movement in Betza notation.
+
+>>> from chess_rules.fide import fide_rules
+>>> from chess_rules.pieces import PieceType
+>>> rules = fide_rules()
+>>> rules.add_piece(PieceType("archbishop", "a", "BN"))
+>>> from chess_rules.game import Game
+>>> g = Game("4k3/8/8/8/8/8/8/A3K3 w - - 0 1", ruleset=rules)
+>>> sorted(m.uci() for m in g.legal_moves() if m.uci().startswith("a1"))[:3]
+['a1b2', 'a1b3', 'a1c2']
+>>> g.explain("a1c2").rule
+'piece.archbishop-move'
+
+In a rule file the same is one line, ``piece archbishop a "BN"``, and the
+piece is then a type like the others in patterns (``piece(type:
+archbishop)``), layouts and positions.
+
+Rulings (ours):
+
+* A piece type is known to the whole process once a rule set adds it: its
+  FEN letter (upper case for White, lower for Black) reads and writes
+  positions and SAN (``Ac2``), and a letter names one piece type (another
+  type on a taken letter, or a FIDE type's name, is refused with a
+  :class:`PieceTypeError`). A rule file whose later line is refused leaves
+  its rule set unchanged, but a letter it defined stays known.
+* Its moves and attacks are compiled over the rule set's board when it is
+  added: add it after a board-geometry preset (``wrap-board``) to have it
+  move on that board.
+* Pawns promote to the rule set's ``promotion-types`` (FIDE's four unless
+  set): a fairy piece is a promotion choice only where the rule set says so.
+* A position with a fairy piece is never dead by insufficient material (no
+  table of such positions is known), and the self-check filter judges every
+  move on a simulated board (pins along FIDE lines do not cover a cannon).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .betza import parse_betza
+from .errors import ChessError
+from .movement import Leg, compile_attacks, mover_rule
+from .squares import LETTER_TO_PIECE, PIECE_LETTER, PIECE_TO_LETTER, PIECE_TYPES
+
+__all__ = ["PieceType", "PieceTypeError", "register_piece_type", "piece_rule"]
+
+_NAME = re.compile(r"[a-z][a-z0-9-]*\Z")
+
+
+class PieceTypeError(ChessError, ValueError):
+    """A piece type that cannot be defined: a bad name or letter, or a letter
+    that names another piece type."""
+
+
+@dataclass(frozen=True)
+class PieceType:
+    """A piece type: ``name`` (lower-case kebab-case), its FEN ``letter`` (one
+    letter, either case) and its movement in Betza notation."""
+
+    name: str
+    letter: str
+    betza: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not _NAME.match(self.name):
+            raise PieceTypeError(f"a piece type's name is lower-case letters, digits and "
+                                 f"hyphens, starting with a letter, not {self.name!r}")
+        if not isinstance(self.letter, str) or len(self.letter) != 1 or not self.letter.isalpha() \
+                or not self.letter.isascii():
+            raise PieceTypeError(f"a piece type's letter is one letter a-z, not {self.letter!r}")
+        object.__setattr__(self, "letter", self.letter.upper())
+        self.legs       # a bad Betza string is refused here  # noqa: B018
+
+    @property
+    def legs(self) -> tuple[Leg, ...]:
+        """Its movement as :class:`~chess_rules.movement.Leg` s."""
+        return parse_betza(self.betza)
+
+    @property
+    def rule_name(self) -> str:
+        """The production that moves it: ``piece.<name>-move``."""
+        return f"piece.{self.name}-move"
+
+
+def register_piece_type(piece: PieceType) -> None:
+    """Make ``piece``'s name and letter known to positions (FEN, SAN, the
+    piece schema). A FIDE type, or a letter another type holds, is refused."""
+    if piece.name in PIECE_TYPES:
+        raise PieceTypeError(f"{piece.name!r} is a FIDE piece type; its movement is FIDE's rules")
+    held = LETTER_TO_PIECE.get(piece.letter)
+    if held is not None and held[0] != piece.name:
+        raise PieceTypeError(f"the letter {piece.letter!r} is the {held[0]}'s; give the "
+                             f"{piece.name} another")
+    old = PIECE_LETTER.get(piece.name)
+    if old is not None and old != piece.letter:
+        raise PieceTypeError(f"the {piece.name} is written {old!r} already, not {piece.letter!r}")
+    PIECE_LETTER[piece.name] = piece.letter
+    for colour, letter in (("white", piece.letter), ("black", piece.letter.lower())):
+        LETTER_TO_PIECE[letter] = (piece.name, colour)
+        PIECE_TO_LETTER[(piece.name, colour)] = letter
+
+
+def piece_rule(piece: PieceType, topo):
+    """The production ``piece.<name>-move`` moving ``piece`` on ``topo`` and
+    its generator: ``(rule, fn_name, gen)``."""
+    fn_name = f"gen.piece.{piece.name}.{topo.name}"
+    legs = piece.legs
+    rule, gen = mover_rule(piece.rule_name, piece.name, legs, topo,
+                           f"A {piece.name} moves as {piece.betza!r} (Betza).", fn_name,
+                           group="piece", attacks=compile_attacks(piece.name, legs, topo))
+    return rule, fn_name, gen
