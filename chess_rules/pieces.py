@@ -17,12 +17,14 @@ archbishop)``), layouts and positions.
 
 Rulings (ours):
 
-* A piece type is known to the whole process once a rule set adds it: its
-  FEN letter (upper case for White, lower for Black) reads and writes
-  positions and SAN (``Ac2``), and a letter names one piece type (another
-  type on a taken letter, or a FIDE type's name, is refused with a
-  :class:`PieceTypeError`). A rule file whose later line is refused leaves
-  its rule set unchanged, but a letter it defined stays known.
+* A piece type's FEN letter (upper case for White, lower for Black) reads
+  and writes positions, SAN (``Ac2``) and UCI promotions. A FIDE type's name
+  or letter is refused (:class:`PieceTypeError`). Letters are known to the
+  whole process: two rule sets may give one letter to different fairy types,
+  and the letter reads as the type of the rule set that last added it or
+  started a game (a game registers its rule set's pieces as it starts), so
+  two such games played side by side read positions and promotions typed in
+  as the later one's.
 * Its moves and attacks are compiled over the rule set's board when it is
   added: add it after a board-geometry preset (``wrap-board``) to have it
   move on that board.
@@ -40,9 +42,12 @@ from dataclasses import dataclass
 from .betza import parse_betza
 from .errors import ChessError
 from .movement import Leg, compile_attacks, mover_rule
+from .moves import PROMO_LETTER
+from .notation import PROMOTION_LETTERS
 from .squares import LETTER_TO_PIECE, PIECE_LETTER, PIECE_TO_LETTER, PIECE_TYPES
 
-__all__ = ["PieceType", "PieceTypeError", "register_piece_type", "piece_rule"]
+__all__ = ["PieceType", "PieceTypeError", "register_piece_type", "activate_pieces",
+           "piece_rule"]
 
 _NAME = re.compile(r"[a-z][a-z0-9-]*\Z")
 
@@ -83,21 +88,29 @@ class PieceType:
 
 
 def register_piece_type(piece: PieceType) -> None:
-    """Make ``piece``'s name and letter known to positions (FEN, SAN, the
-    piece schema). A FIDE type, or a letter another type holds, is refused."""
+    """Make ``piece``'s name and letter known to positions (FEN, SAN, UCI
+    promotions, the piece schema). A FIDE type's name or letter is refused; a
+    letter another fairy type had reads as ``piece`` from now on."""
     if piece.name in PIECE_TYPES:
         raise PieceTypeError(f"{piece.name!r} is a FIDE piece type; its movement is FIDE's rules")
     held = LETTER_TO_PIECE.get(piece.letter)
-    if held is not None and held[0] != piece.name:
+    if held is not None and held[0] in PIECE_TYPES:
         raise PieceTypeError(f"the letter {piece.letter!r} is the {held[0]}'s; give the "
                              f"{piece.name} another")
-    old = PIECE_LETTER.get(piece.name)
-    if old is not None and old != piece.letter:
-        raise PieceTypeError(f"the {piece.name} is written {old!r} already, not {piece.letter!r}")
     PIECE_LETTER[piece.name] = piece.letter
+    PROMO_LETTER[piece.name] = piece.letter.lower()
+    PROMOTION_LETTERS[piece.letter.lower()] = piece.name
     for colour, letter in (("white", piece.letter), ("black", piece.letter.lower())):
         LETTER_TO_PIECE[letter] = (piece.name, colour)
         PIECE_TO_LETTER[(piece.name, colour)] = letter
+
+
+def activate_pieces(ruleset) -> None:
+    """Register again the fairy piece types ``ruleset`` added, so that their
+    letters read as its pieces (a game does this as it starts)."""
+    for name, (letter, betza) in ruleset.config.get("pieces", {}).items():
+        if LETTER_TO_PIECE.get(letter) != (name, "white"):
+            register_piece_type(PieceType(name, letter, betza))
 
 
 def piece_rule(piece: PieceType, topo):

@@ -170,6 +170,26 @@ def _layouts_section() -> str:
     return "\n".join(rows) + "\n"
 
 
+def _variants_section() -> str:
+    from chess_rules import variants
+    from chess_rules.variants import compile as variant_compile
+    rows = ["## variants.ini\n", _demote(_doc(variants)), "", _demote(_doc(variant_compile)), "",
+            "### Options read\n", "| option | read as |", "|---|---|"]
+    for k, v in variants.SUPPORTED.items():
+        if k.startswith("customPiece"):
+            if k == "customPiece1":
+                rows.append(f"| `customPiece1` .. `customPiece25` | {v} |")
+            continue
+        rows.append(f"| `{k}` | {v} |")
+    rows += ["", "Accepted and without effect on the rules (XBoard/GUI and engine "
+             "tuning): " + ", ".join(f"`{k}`" for k in variants.IGNORED) + ". Any other "
+             "option is refused with its name and line.", "",
+             "### The catalogue\n", "| variant | what it is |", "|---|---|"]
+    rows += [f"| `{s.name}` | {s.description} |" for s in variants.catalogue()]
+    rows += ["", variants.DIFFERENCES.strip()]
+    return "\n".join(rows) + "\n"
+
+
 def render() -> str:
     parts = [INTRO, _fide_section(),
              _section("Positions: FEN and the extended form", "chess_rules.position"),
@@ -179,6 +199,7 @@ def render() -> str:
              _section("Movement legs", "chess_rules.movement"),
              _section("Fairy pieces: Betza notation", "chess_rules.betza"),
              _section("Piece types", "chess_rules.pieces"),
+             _variants_section(),
              _section("Custom modifiers", "presets.modifiers"),
              _section("Dice Chess", "dice")]
     return "\n".join(p.rstrip() + "\n" for p in parts if p)

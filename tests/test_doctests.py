@@ -11,7 +11,8 @@ MODULES = ["rete", "rete.declare", "rete.model", "rete.session", "chess_rules.ga
            "chess_rules.fide", "chess_rules.moves", "chess_rules.pyrules", "chess_rules.ruleset",
            "chess_rules.pgn", "chess_rules.replay", "chess_rules.scenarios.checks",
            "dice.engine", "dice.turns", "presets", "presets.registry",
-           "chess_rules.movement", "chess_rules.betza", "chess_rules.pieces"]
+           "chess_rules.movement", "chess_rules.betza", "chess_rules.pieces",
+           "chess_rules.variants", "chess_rules.variants.ini"]
 PACKAGES = ("rete", "chess_rules", "presets", "dice")
 
 

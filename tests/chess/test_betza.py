@@ -114,9 +114,14 @@ def test_bad_piece_line_is_refused_at_its_place(text, where, what):
     assert not any(n.startswith("piece.") for n in rules.productions)
 
 
-def test_a_letter_names_one_piece_type():
+def test_a_letter_reads_as_the_piece_of_the_game_started_last():
     with pytest.raises(PieceTypeError):
         PieceType("x", "ab", "W")
-    fide_rules().add_piece(PieceType("wazir", "w", "W"))
-    with pytest.raises(PieceTypeError, match="wazir"):
-        fide_rules().add_piece(PieceType("woody-rook", "w", "WW"))
+    with pytest.raises(PieceTypeError, match="knight"):
+        fide_rules().add_piece(PieceType("knightx", "n", "N"))
+    wazir, woody = fide_rules(), fide_rules()
+    wazir.add_piece(PieceType("wazir", "w", "W"))
+    woody.add_piece(PieceType("woody-rook", "w", "WW"))
+    fen = "4k3/8/8/8/8/8/8/W3K3 w - - 0 1"
+    assert Game(fen, ruleset=wazir).piece_at("a1").values["type"] == "wazir"
+    assert Game(fen, ruleset=woody).piece_at("a1").values["type"] == "woody-rook"
