@@ -22,7 +22,7 @@ $(BSTAMP): $(STAMP)
 	touch $(BSTAMP)
 
 demo: $(STAMP)
-	$(PY) -m chess_rules.demo
+	$(PY) -m houserules.demo
 
 test: $(STAMP)
 	$(PY) -m pytest

@@ -189,7 +189,7 @@ def test_a_ruleset_file_too_long_to_name_is_no_such_file():
 def test_a_scenario_path_too_long_to_name_is_a_failed_file(capsys):
     # houserules test: reported as a missing file is (one failure, status 1),
     # not as an error that stops the run with the raw [Errno 36]
-    from chess_rules.scenarios import main
+    from houserules.scenarios import main
     assert main([LONG_NAME]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out == [f"ERROR {LONG_NAME}: no such file or directory", "0 passed, 1 failed"]
@@ -300,7 +300,7 @@ def test_a_game_refuses_pickling_saying_what_to_send_and_deep_copies_as_copy(mak
 def test_the_scenario_api_refuses_what_is_no_scenario(bad):
     # (docs/scenario-language.md, "From Python"): AttributeError and TypeError
     # from inside, where run_scenario's bad rule set is a NotARuleSetError
-    from chess_rules.scenarios import parse_file, parse_text, run_scenario
+    from houserules.scenarios import parse_file, parse_text, run_scenario
     with pytest.raises(ArgumentError, match="scenario text is a str"):
         parse_text(bad)
     with pytest.raises(ArgumentError, match="a scenario file is named by its path"):

@@ -10,7 +10,7 @@ import pytest
 
 
 def _houserules(*argv, stdout=subprocess.PIPE, env=None):
-    return subprocess.run([sys.executable, "-m", "chess_rules.cli", *argv], stdout=stdout,
+    return subprocess.run([sys.executable, "-m", "houserules.cli", *argv], stdout=stdout,
                           stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, timeout=300,
                           env={**os.environ, **(env or {})})
 
@@ -74,7 +74,7 @@ def test_any_output_for_a_reader_that_has_stopped_exits_141_quietly(argv, buffer
 
 
 def test_help_and_usage_errors_are_written_as_before(capsys):
-    from chess_rules.cli import main
+    from houserules.cli import main
     with pytest.raises(SystemExit) as e:
         main(["--version"])
     assert e.value.code == 0 and capsys.readouterr().out.startswith("houserules ")

@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from chess_rules.cli import main
+from houserules.cli import main
 from presets import registry
 from presets.layouts import LAYOUTS
 

@@ -1,4 +1,4 @@
-"""``make demo`` runs ``python -m chess_rules.demo``: it must run to the end and
+"""``make demo`` runs ``python -m houserules.demo``: it must run to the end and
 show what it says it shows (figures checked against python-chess where it has them)."""
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from benchmarks.perft import pc_perft
 
 def test_the_demo_runs_and_shows_what_it_claims():
     env = dict(os.environ, COLUMNS="200", TERM="dumb")
-    proc = subprocess.run([sys.executable, "-m", "chess_rules.demo"], capture_output=True,
+    proc = subprocess.run([sys.executable, "-m", "houserules.demo"], capture_output=True,
                           text=True, env=env, timeout=120)
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout

@@ -78,7 +78,7 @@ def _scenario_blocks():
 
 @pytest.mark.parametrize("rel, block", list(_scenario_blocks()))
 def test_the_scenario_examples_pass(rel, block):
-    from chess_rules.scenarios import parse_text, run_scenario
+    from houserules.scenarios import parse_text, run_scenario
     scenarios = parse_text(block, rel)
     assert scenarios
     for sc in scenarios:

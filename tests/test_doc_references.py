@@ -66,7 +66,7 @@ def test_every_make_target_the_docs_name_exists_and_the_readme_names_them_all():
 
 
 #: the modules whose docstrings show command lines (indented, as a literal block)
-CLI_MODULES = ["chess_rules.cli", "dice.cli"]
+CLI_MODULES = ["houserules.cli", "houserules.dice_cli"]
 
 
 def _command_lines():
@@ -110,7 +110,7 @@ def _unknown_options(parser, words) -> list[str]:
 
 
 def test_every_houserules_command_and_option_in_the_docs_exists():
-    from chess_rules.cli import build_parser
+    from houserules.cli import build_parser
     seen = 0
     for rel, line in _command_lines():
         # [optional] parts and "..." repetitions are notation; "a | b" offers
@@ -134,7 +134,7 @@ def test_every_houserules_command_and_option_in_the_docs_exists():
 
 
 def test_the_readme_shows_every_command_of_the_cli():
-    from chess_rules.cli import build_parser
+    from houserules.cli import build_parser
     shown = set()
     for rel, line in _command_lines():
         if rel == "README.md":
@@ -146,9 +146,9 @@ def test_the_readme_shows_every_command_of_the_cli():
 
 
 def test_every_dice_command_takes_the_rule_options_its_module_doc_says():
-    from chess_rules.cli import build_parser
-    import dice.cli
-    said = set(re.findall(r"``(--[a-z]+)", dice.cli.__doc__.split("Every command takes", 1)[1]
+    from houserules.cli import build_parser
+    import houserules.dice_cli
+    said = set(re.findall(r"``(--[a-z]+)", houserules.dice_cli.__doc__.split("Every command takes", 1)[1]
                           .split("\n\n", 1)[0]))
     assert {"--preset", "--config", "--rules", "--modifier", "--ruleset"} <= said
     for name, sub in _subcommands(_subcommands(build_parser())["dice"]).items():
@@ -180,7 +180,7 @@ def test_every_module_name_and_path_the_docs_write_exists():
 
 
 def test_the_scenario_language_page_has_every_statement_of_the_grammar():
-    grammar = _read("chess_rules/scenarios/scenario.lark")
+    grammar = _read("houserules/scenarios/scenario.lark")
     page = _read("docs/scenario-language.md")
     statements = re.findall(r'^(?!exp_|scenario|by:)(\w+): "([\w ]+)"( "[\w ]+")?', grammar, re.M)
     expectations = re.findall(r'^exp_\w+: "(\w+)"( "\w+")?', grammar, re.M)

@@ -9,11 +9,11 @@ import pytest
 #: keeps the list whole).
 MODULES = ["rete", "rete.declare", "rete.model", "rete.session", "chess_rules.game",
            "chess_rules.fide", "chess_rules.moves", "chess_rules.pyrules", "chess_rules.ruleset",
-           "chess_rules.pgn", "chess_rules.replay", "chess_rules.scenarios.checks",
+           "chess_rules.pgn", "chess_rules.replay", "houserules.scenarios.checks",
            "dice.engine", "dice.turns", "presets", "presets.registry",
            "chess_rules.movement", "chess_rules.betza", "chess_rules.pieces",
            "chess_rules.variants", "chess_rules.variants.ini"]
-PACKAGES = ("rete", "chess_rules", "presets", "dice")
+PACKAGES = ("rete", "chess_rules", "presets", "dice", "houserules")
 
 
 @pytest.mark.parametrize("name", MODULES)
@@ -91,7 +91,7 @@ def test_the_api_classes_name_every_public_method_in_their_docstring():
         assert public <= named, (klass.__name__, sorted(public - named))
 
 
-@pytest.mark.parametrize("package", ["rete", "presets", "dice", "chess_rules.scenarios"])
+@pytest.mark.parametrize("package", ["rete", "presets", "dice", "houserules.scenarios"])
 def test_everything_a_package_exports_says_what_it_is(package):
     # the public API is what __all__ names: each function and class has a docstring
     # (and the public methods of each class)

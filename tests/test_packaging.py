@@ -34,7 +34,7 @@ DISTRIBUTION = {"pydantic": "pydantic", "networkx": "networkx", "lark": "lark", 
 
 #: Shipped modules allowed to import a dev dependency, and why.
 DEV_ONLY = {
-    "chess_rules/scenarios/pytest_plugin.py": {"pytest"},   # loaded by pytest only
+    "houserules/scenarios/pytest_plugin.py": {"pytest"},   # loaded by pytest only
     "dice/baseline.py": {"chess"},      # a test and benchmark oracle, says its docstring
 }
 
@@ -68,7 +68,7 @@ def test_every_data_file_in_a_package_folder_is_shipped():
             f"{rel} is not matched by [tool.setuptools.package-data] in pyproject.toml"
 
 
-@pytest.mark.parametrize("path", ["rete/rules.lark", "chess_rules/scenarios/scenario.lark",
+@pytest.mark.parametrize("path", ["rete/rules.lark", "houserules/scenarios/scenario.lark",
                                   "presets/modifiers/gallery/berserker.json"])
 def test_the_files_the_code_opens_are_data_files_of_a_package(path):
     assert (ROOT / path).is_file()
@@ -177,32 +177,32 @@ HEAVY = ("rete", "networkx", "lark", "pydantic", "rich", "chess_rules.game")
 
 
 def test_importing_the_pytest_plugin_loads_no_engine(tmp_path):
-    out = _fresh_python("import sys, chess_rules.scenarios.pytest_plugin\n"
+    out = _fresh_python("import sys, houserules.scenarios.pytest_plugin\n"
                         f"print(sorted(m for m in {HEAVY!r} if m in sys.modules))", tmp_path)
     assert out == "[]"
 
 
 def test_the_scenario_package_still_offers_its_reader_and_runner(tmp_path):
-    out = _fresh_python("import chess_rules.scenarios as s\n"
-                        "from chess_rules.scenarios import parse_text\n"
+    out = _fresh_python("import houserules.scenarios as s\n"
+                        "from houserules.scenarios import parse_text\n"
                         "print(s.run_scenario.__module__, parse_text.__module__, "
                         "'run_scenario' in s.__all__)", tmp_path)
-    assert out == "chess_rules.scenarios.runner chess_rules.scenarios.parser True"
+    assert out == "houserules.scenarios.runner houserules.scenarios.parser True"
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
-        import chess_rules.scenarios as s
+        import houserules.scenarios as s
         s.nothing   # noqa: B018
 
 
 def test_the_scenario_package_still_offers_its_submodules_and_lists_its_names(tmp_path):
     # before the reader and the runner were lazy, importing the package imported
-    # them, so `chess_rules.scenarios.runner` worked as an attribute; dir() (and
+    # them, so `houserules.scenarios.runner` worked as an attribute; dir() (and
     # so completion, help) names what the package offers
-    out = _fresh_python("import chess_rules.scenarios as s\n"
+    out = _fresh_python("import houserules.scenarios as s\n"
                         "print(s.runner.run_scenario is s.run_scenario, s.parser.__name__, "
                         "s.setup.__name__, all(n in dir(s) for n in s.__all__))", tmp_path)
-    assert out == ("True chess_rules.scenarios.parser chess_rules.scenarios.setup True")
+    assert out == ("True houserules.scenarios.parser houserules.scenarios.setup True")
     with pytest.raises(AttributeError, match="no attribute '__wrapped__'"):
-        import chess_rules.scenarios as s
+        import houserules.scenarios as s
         s.__wrapped__   # noqa: B018
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from chess_rules.scenarios import (ScenarioError, ScenarioFailure, main, parse_file, parse_text,
+from houserules.scenarios import (ScenarioError, ScenarioFailure, main, parse_file, parse_text,
                                    run_scenario)
 
 pytest_plugins = ["pytester"]
@@ -73,7 +73,7 @@ def test_the_documented_example_runs():
 def test_a_runner_runs_without_run_scenario_giving_it_its_where_list():
     # the runner's record of the statements run was set only by run_scenario:
     # a GameRunner (or DiceRunner) run on its own raised AttributeError
-    from chess_rules.scenarios.game_runner import GameRunner
+    from houserules.scenarios.game_runner import GameRunner
     [sc] = parse_text(DOC_EXAMPLE, FILE)
     runner = GameRunner(sc)
     runner.run()
@@ -256,7 +256,7 @@ def test_illegal_by_a_rule_the_explanation_names():
 
 def test_every_expectation_kind_is_covered():
     """Every kind the grammar knows has a passing and a failing case here (or in the dice tests)."""
-    grammar = Path("chess_rules/scenarios/scenario.lark")
+    grammar = Path("houserules/scenarios/scenario.lark")
     kinds = {ln.split(":")[0][4:].replace("_", "-")
              for ln in grammar.read_text().splitlines() if ln.startswith("exp_")}
     covered = {k[0].split("-by")[0].split("-because")[0].replace("-none", "").replace("-without-preset", "")
@@ -719,7 +719,7 @@ def test_a_bad_fen_with_place_is_the_fen_error_refused_expects():
 
 
 def test_the_timeout_setting_takes_no_limit_and_tiny_limits(monkeypatch):
-    from chess_rules.scenarios.runner import scenario_timeout
+    from houserules.scenarios.runner import scenario_timeout
     for raw, want in (("inf", 0.0), ("0", 0.0), ("-3", 0.0), ("nan", 0.0), ("2.5", 2.5)):
         monkeypatch.setenv("HOUSERULES_SCENARIO_TIMEOUT", raw)
         assert scenario_timeout() == want
@@ -882,8 +882,8 @@ def test_a_hash_in_a_quoted_name_is_text_not_a_glued_comment():
 
 @pytest.mark.parametrize("raw", ["abc", "60s", "1,5"])
 def test_a_timeout_setting_that_is_no_number_is_refused(raw, tmp_path, monkeypatch, capsys):
-    from chess_rules import cli
-    from chess_rules.scenarios.runner import scenario_timeout
+    from houserules import cli
+    from houserules.scenarios.runner import scenario_timeout
     monkeypatch.setenv("HOUSERULES_SCENARIO_TIMEOUT", raw)
     with pytest.raises(ValueError, match=f"HOUSERULES_SCENARIO_TIMEOUT={raw!r} is not a number"):
         scenario_timeout()
@@ -903,7 +903,7 @@ def test_pytest_refuses_a_timeout_setting_that_is_no_number(pytester, monkeypatc
 
 
 def test_no_scenario_found_is_reported_and_not_a_success(tmp_path, capsys):
-    from chess_rules import cli
+    from houserules import cli
     (tmp_path / "empty").mkdir()
     assert main([tmp_path / "empty"]) == 5
     out = capsys.readouterr().out.splitlines()

@@ -7,8 +7,8 @@ import textwrap
 
 import pytest
 
-from chess_rules.scenarios import ScenarioError, ScenarioFailure, main, parse_file, parse_text
-from chess_rules.scenarios import run_scenario
+from houserules.scenarios import ScenarioError, ScenarioFailure, main, parse_file, parse_text
+from houserules.scenarios import run_scenario
 
 HOUSE = textwrap.dedent('''
     from chess_rules.fide import fide_rules

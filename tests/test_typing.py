@@ -13,7 +13,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-PACKAGES = ("rete", "chess_rules", "dice", "presets")
+PACKAGES = ("rete", "chess_rules", "dice", "presets", "houserules")
 
 
 def test_each_package_ships_a_py_typed_marker():

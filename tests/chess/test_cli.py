@@ -9,7 +9,7 @@ from pathlib import Path
 import chess
 import pytest
 
-from chess_rules.cli import main
+from houserules.cli import main
 from chess_rules.game import Game
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -101,7 +101,7 @@ def _every_command(parser=None, prefix=()):
     """Every command and subcommand of the CLI, as argv prefixes."""
     import argparse
 
-    from chess_rules.cli import build_parser
+    from houserules.cli import build_parser
     parser = parser or build_parser()
     yield list(prefix)
     for action in parser._actions:
@@ -121,7 +121,7 @@ def test_help_everywhere(capsys, argv):
 
 
 def test_usage_error_exits_nonzero():
-    r = subprocess.run([sys.executable, "-m", "chess_rules.cli", "perft", START, "deep"],
+    r = subprocess.run([sys.executable, "-m", "houserules.cli", "perft", START, "deep"],
                        capture_output=True, text=True, timeout=60)
     assert r.returncode != 0 and r.stdout == ""
     assert "DEPTH must be a whole number, not 'deep'" in r.stderr
@@ -203,7 +203,7 @@ def _arguments(parser, path=("houserules",)):
 
 
 def test_every_command_and_option_says_what_it_is_for():
-    from chess_rules.cli import build_parser
+    from houserules.cli import build_parser
     args = list(_arguments(build_parser()))
     assert len(args) > 40                                    # dice and modifiers included
     assert {cmd for cmd, _, _ in args} >= {"houserules dice play", "houserules modifiers check"}
@@ -217,7 +217,7 @@ def test_end_of_input_ends_a_human_chess_game_quietly(monkeypatch):
     from rich.console import Console
 
     from chess_rules.fide import fide_rules
-    from chess_rules.play import play
+    from houserules.play import play
     monkeypatch.setattr("sys.stdin", io.StringIO("zz\n"))        # a bad move, then EOF
     console = Console(record=True, width=100, file=io.StringIO())
     assert play(START, fide_rules(), human="white", seed=1, console=console) == 0
@@ -232,7 +232,7 @@ def test_a_closed_stdin_ends_a_human_chess_game_quietly(monkeypatch):
     from rich.console import Console
 
     from chess_rules.fide import fide_rules
-    from chess_rules.play import play
+    from houserules.play import play
     monkeypatch.setattr("sys.stdin", None)
     console = Console(record=True, width=100, file=io.StringIO())
     assert play(START, fide_rules(), human="white", seed=1, console=console) == 0
@@ -240,7 +240,7 @@ def test_a_closed_stdin_ends_a_human_chess_game_quietly(monkeypatch):
 
 
 def test_ctrl_c_exits_130_without_a_traceback(capsys, monkeypatch):
-    import chess_rules.cli as cli
+    import houserules.cli as cli
 
     def interrupted(args):
         raise KeyboardInterrupt
@@ -264,7 +264,7 @@ def _scripted_game(answers, human="white", fen=START, ruleset=None, max_moves=20
     from rich.console import Console
 
     from chess_rules.fide import fide_rules
-    from chess_rules.play import play
+    from houserules.play import play
     it = iter(answers)
     console = Console(record=True, width=200, file=io.StringIO())
     assert play(fen, ruleset or fide_rules(), human=human, seed=1, console=console,
@@ -377,7 +377,7 @@ def test_terminal_game_ends_when_a_side_has_no_move_and_no_rule_decides():
 def test_greedy_bot_prefers_a_check_when_nothing_can_be_taken():
     import random
 
-    from chess_rules.play import greedy_move
+    from houserules.play import greedy_move
     g = Game("4k3/8/8/8/8/8/8/3QK3 w - - 0 1")
     checks = set()
     for m in g.legal_moves():
@@ -399,7 +399,7 @@ def test_a_game_piped_into_a_reader_that_stops_exits_141(argv):
     # as `houserules play | head -1`: rich reports a closed pipe itself (exit 1);
     # the CLI exits as a process stopped by SIGPIPE does
     import subprocess
-    p = subprocess.Popen([sys.executable, "-m", "chess_rules.cli", *argv],
+    p = subprocess.Popen([sys.executable, "-m", "houserules.cli", *argv],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
     p.stdout.readline()
     p.stdout.close()
@@ -430,7 +430,7 @@ def test_perft_deeper_than_it_counts_is_refused_clearly(capsys):
 
 def test_ctrl_c_while_the_command_line_is_read_exits_130_in_one_line(capsys, monkeypatch):
     # building the parser imports every preset: a Ctrl-C then is no traceback either
-    import chess_rules.cli as cli
+    import houserules.cli as cli
 
     def interrupted():
         raise KeyboardInterrupt

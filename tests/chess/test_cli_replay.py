@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from chess_rules.cli import main
+from houserules.cli import main
 
 FOOLS_MATE = '[White "Ann"]\n[Black "Bob"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n'
 

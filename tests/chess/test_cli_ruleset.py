@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 
-from chess_rules.cli import main
+from houserules.cli import main
 
 FEN = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"
 

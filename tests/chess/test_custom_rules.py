@@ -135,7 +135,7 @@ def test_missing_file_is_an_os_error():
 
 
 def test_cli_accepts_rules(capsys):
-    from chess_rules.cli import main
+    from houserules.cli import main
     rc = main(["moves", "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1", "--rules",
                str(EXAMPLES / "rook_steps_diagonally.hr")])
     out = capsys.readouterr().out.split()
@@ -150,7 +150,7 @@ def test_cli_run_time_error_of_a_rule_file_names_the_action(capsys, tmp_path):
     hr.write_text('rule "house.crash" stage generate\nwhen\n  movegen(color: ?c)\n'
                   '  ?p <- piece(type: king, color: ?c)\nthen\n'
                   '  call gen-leap(?p, mod(1, 0))\nend\n')
-    from chess_rules.cli import main
+    from houserules.cli import main
     rc = main(["moves", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", "--rules", str(hr)])
     err = capsys.readouterr().err
     assert rc != 0

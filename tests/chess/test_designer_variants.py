@@ -304,8 +304,8 @@ def test_atomic_blasts_and_the_touching_kings():
 
 @pytest.mark.parametrize("name,start", [("horde", HORDE), ("racing-kings", RACING)])
 def test_a_rule_sets_own_start_is_where_its_games_begin(name, start, tmp_path, capsys):
-    from chess_rules.cli import main
-    from chess_rules.scenarios import parse_text, run_scenario
+    from houserules.cli import main
+    from houserules.scenarios import parse_text, run_scenario
     rs = ruleset(name)
     assert rs.config["start-fen"] == start
     g = Game(ruleset=rs)                      # no position given: the variant's own

@@ -219,7 +219,7 @@ def test_a_promotion_letter_in_upper_case_is_explained_as_it_is_played():
     # push, is_legal, san and dice.explain_move read 'a7a8Q' as a7a8q; explain
     # compared it as written and refused it "may not promote to a queen here
     # (a7a8b, a7a8n, a7a8q, a7a8r)", the very move it had just played
-    from chess_rules.cli import main
+    from houserules.cli import main
     from dice import DiceGame
     g = Game("4k3/P7/8/8/8/8/8/4K3 w - - 0 1")
     ex = g.explain("a7a8Q")

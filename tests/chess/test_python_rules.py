@@ -180,7 +180,7 @@ scenario "Dice Chess over the rule set"
 
 
 def test_scenarios_run_on_a_python_rule_set_and_leave_it_as_it_was():
-    from chess_rules.scenarios import ScenarioFailure, parse_text, run_scenario
+    from houserules.scenarios import ScenarioFailure, parse_text, run_scenario
     rs = fide_rules()
     rs.add(rook_step())
     before = (dict(rs.productions), rs.presets[:], rs.topology)

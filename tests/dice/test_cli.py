@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from chess_rules.cli import main
+from houserules.cli import main
 from dice import legal_turn_tree, legal_uci_moves
 
 EXAMPLE = "8/8/8/2k5/8/1N6/2P5/K7 w - - 0 1 NPP"
@@ -92,11 +92,11 @@ def test_play_a_whole_game_between_bots(capsys):
 
 
 def test_console_script_subprocess():
-    r = subprocess.run([sys.executable, "-m", "chess_rules.cli", "dice", "moves", START_QRN],
+    r = subprocess.run([sys.executable, "-m", "houserules.cli", "dice", "moves", START_QRN],
                        capture_output=True, text=True, timeout=120)
-    if r.returncode != 0 and "No module named chess_rules.cli.__main__" in r.stderr:
+    if r.returncode != 0 and "No module named houserules.cli.__main__" in r.stderr:
         r = subprocess.run([sys.executable, "-c",
-                            "import sys; from chess_rules.cli import main; sys.exit(main())",
+                            "import sys; from houserules.cli import main; sys.exit(main())",
                             "dice", "moves", START_QRN], capture_output=True, text=True,
                            timeout=120)
     assert r.returncode == 0, r.stderr

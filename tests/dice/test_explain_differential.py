@@ -51,7 +51,7 @@ from dice import (DiceGame, DiceMoveError, GameOverError, MaxMicroMovesError, No
                   turn_tree, with_dice)
 from dice.dfen import LETTER_TYPE, TYPE_FACE
 from dice.engine import as_dice_rules, default_ruleset
-from dice.play import explain_in_turn
+from houserules.dice_play import explain_in_turn
 from dice.turns import _explain, _refusal
 from presets import load
 
@@ -438,7 +438,7 @@ def _check_facts(t: Truth, u: str, ex) -> None:
 
 
 def _cli(*argv) -> tuple[int, str]:
-    from chess_rules.cli import main
+    from houserules.cli import main
     out = io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
         code = main(list(argv))
@@ -463,7 +463,7 @@ def check_outside(t: Truth, u: str, ex) -> None:
 
 
 def _scenario_agrees(dfen: str, u: str, ex) -> None:
-    from chess_rules.scenarios import parse_text, run_scenario
+    from houserules.scenarios import parse_text, run_scenario
     by = f" by {ex.rule}" if ex.rule else ""
     words = ex.reason.replace("\\", "\\\\").replace('"', '\\"')
     text = f'scenario "s"\n  dfen {dfen}\n  expect illegal {u}{by} "{words}"\n'

@@ -7,7 +7,7 @@ from rich.console import Console
 
 from dice import legal_turn_tree
 from dice.engine import DiceGame
-from dice.play import choose_turn, play_game
+from houserules.dice_play import choose_turn, play_game
 
 
 def _paths(tree, prefix=()):
@@ -156,7 +156,7 @@ def _odds_score(dfen, path, ruleset=None):
     """The odds bot's measure, worked out afresh on the position after ``path``
     (played as text): material less the expected loss to the next roll."""
     from dice import apply_move
-    from dice.play import _material, _risk, _values
+    from houserules.dice_play import _material, _risk, _values
     for u in path:
         dfen = apply_move(dfen, u, ruleset)
     g = DiceGame(dfen, ruleset)
@@ -181,7 +181,7 @@ def test_bots_value_the_royal_pieces_of_the_rule_set():
     # knightmate: the knight on a1 is royal, the king an ordinary piece. The
     # odds bot shuts the a-file against the rook on a8 rather than shield the king
     from presets import load
-    from dice.play import ROYAL_VALUE, _values
+    from houserules.dice_play import ROYAL_VALUE, _values
     rs = load("knightmate-rules")
     d = "r6r/2k5/4n3/8/3R4/8/8/N6K w - - 0 1 R"
     values = _values(DiceGame(d, rs))
@@ -269,7 +269,7 @@ def test_castling_spends_two_dice_and_ends_the_turn():
 
 
 def test_a_person_playing_black_sees_the_board_from_blacks_side():
-    from dice.play import _plain, render_board
+    from houserules.dice_play import _plain, render_board
     rec, text = _dice_session(["quit"], human="black")
     lines = text.splitlines()
     assert lines[0] == "1  R  N  B  K  Q  B  N  R " and lines[8] == "   h  g  f  e  d  c  b  a"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from chess_rules.cli import main as cli_main
+from houserules.cli import main as cli_main
 from chess_rules.errors import ChessError
 from chess_rules.fide import fide_rules
 from chess_rules.game import Game

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from chess_rules.cli import main as cli
+from houserules.cli import main as cli
 from chess_rules.errors import FenError
 from chess_rules.game import Game
 

@@ -1,10 +1,10 @@
 """`houserules moves/perft/explain/outcome/play` for the v2 movement and multi-move
-presets, with their layouts (the CLI in-process, through chess_rules.cli.main)."""
+presets, with their layouts (the CLI in-process, through houserules.cli.main)."""
 from __future__ import annotations
 
 import pytest
 
-from chess_rules.cli import main
+from houserules.cli import main
 from chess_rules.game import Game
 from presets.layouts import LAYOUTS, get_layout
 
@@ -105,7 +105,7 @@ def test_monster_and_pawns_only_layouts_are_the_spec_positions():
 def test_play_monster_rules_on_the_monster_layout(capsys):
     # `houserules play --preset monster-rules --layout monster`: a person (scripted)
     # plays White's two half-moves, the bot answers with one
-    from chess_rules.play import play
+    from houserules.play import play
     from presets.registry import load
     answers = iter(["e2e4", "d2d4", "quit"])
     rc = play(get_layout("monster").fen, load("monster-rules"), human="white", seed=1,
@@ -128,7 +128,7 @@ def test_play_bot_v_bot_runs(capsys):
 def test_undo_in_a_turn_of_two_half_moves(capsys):
     # White's two half-moves and the bot's reply are taken back together;
     # a half-move played alone is taken back by itself
-    from chess_rules.play import play
+    from houserules.play import play
     from presets.registry import load
     answers = iter(["e2e4", "d2d4", "undo", "e2e4", "undo", "quit"])
     play(get_layout("monster").fen, load("monster-rules"), human="white", seed=1,

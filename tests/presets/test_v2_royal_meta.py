@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from chess_rules.cli import main
+from houserules.cli import main
 from chess_rules.game import Game
 from presets import load
 from presets.base import IncompatiblePresetsError, PresetConfigError

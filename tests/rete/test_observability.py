@@ -123,7 +123,7 @@ def test_dot_export(s):
 
 
 def test_cli_rete_graph(tmp_path, capsys):
-    from chess_rules.cli import main
+    from houserules.cli import main
     f = tmp_path / "r.hr"
     f.write_text(RULES)
     assert main(["rete", "graph", str(f)]) == 0
@@ -149,7 +149,7 @@ def test_cli_rete_graph(tmp_path, capsys):
 
 def test_cli_rete_graph_of_the_chess_rule_set(capsys):
     """Without FILE, the chess rule set's network: FIDE, or with presets and rule files."""
-    from chess_rules.cli import main
+    from houserules.cli import main
     from chess_rules.fide import fide_rules
     example = str(Path(__file__).resolve().parents[2] / "examples" / "rules"
                   / "rook_steps_diagonally.hr")
@@ -173,7 +173,7 @@ def test_cli_rete_graph_of_the_chess_rule_set(capsys):
 def test_rete_graph_hint_keeps_the_errors_position():
     # the hint for a file that edits the chess rules is added to the same error:
     # its line, column and source stay for a caller that reads them
-    from chess_rules.cli import _program_session
+    from houserules.cli import _program_session
     from rete.errors import UnknownStageError
     example = str(Path(__file__).resolve().parents[2] / "examples" / "rules"
                   / "rook_steps_diagonally.hr")

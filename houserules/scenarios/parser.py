@@ -1,4 +1,4 @@
-"""Read ``.hrt`` text into :class:`~chess_rules.scenarios.model.Scenario` objects.
+"""Read ``.hrt`` text into :class:`~houserules.scenarios.model.Scenario` objects.
 
 The grammar is ``scenario.lark`` (LALR, contextual lexer); a lark
 :class:`~lark.Transformer` turns the tree into plain dataclasses and checks the

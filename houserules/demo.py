@@ -10,8 +10,8 @@ import time
 from rich.console import Console
 from rich.progress import Progress
 
-from .game import Game
-from .play import render
+from chess_rules.game import Game
+from houserules.play import render
 
 
 def main() -> int:
@@ -73,7 +73,7 @@ def main() -> int:
 def _variants(con) -> None:
     """A v2 preset on its layout, and a user's own rule file."""
     from presets import load
-    from .custom import load_rule_text
+    from chess_rules.custom import load_rule_text
     con.rule("a variant: Knightmate (the knights are royal)")
     k = Game("rnbnkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBNKBNR w KQkq - 0 1",
              presets=["knightmate-rules"])

@@ -11,8 +11,8 @@ from __future__ import annotations
 import signal
 import threading
 
-from ..errors import ArgumentError
-from ..ruleset import checked_ruleset
+from chess_rules.errors import ArgumentError
+from chess_rules.ruleset import checked_ruleset
 from .dice_runner import DiceRunner
 from .game_runner import GameRunner
 from .model import Expectation, Scenario, ScenarioError, ScenarioFailure, Step, scenario_error

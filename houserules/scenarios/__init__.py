@@ -3,7 +3,7 @@
 See ``docs/scenario-language.md`` for the syntax; the grammar is
 ``scenario.lark``. :func:`parse_file` / :func:`parse_text` read scenarios,
 :func:`run_scenario` runs one, :func:`main` is ``houserules test PATH...``, and
-:mod:`chess_rules.scenarios.pytest_plugin` makes every scenario a pytest item.
+:mod:`houserules.scenarios.pytest_plugin` makes every scenario a pytest item.
 """
 from __future__ import annotations
 

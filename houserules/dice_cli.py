@@ -29,7 +29,7 @@ import json
 
 from chess_rules.errors import ChessError
 
-__all__ = ["add_dice_commands"]
+__all__ = ["add_commands"]
 
 
 def _split(words: list[str], what: str) -> tuple[str, list[str]]:
@@ -70,19 +70,19 @@ def _rules(args):
     """The rule set the options compose, or None for Dice Chess over FIDE."""
     if not (args.preset or args.config or args.rules or args.modifier or args.ruleset):
         return None
-    from chess_rules.cli import _ruleset
+    from houserules.cli import _ruleset
     return _ruleset(args)
 
 
 def cmd_moves(args) -> int:
-    from . import legal_uci_moves
+    from dice import legal_uci_moves
     for u in legal_uci_moves(_dfen_only(args), _rules(args)):
         print(u)
     return 0
 
 
 def cmd_tree(args) -> int:
-    from . import legal_turn_tree
+    from dice import legal_turn_tree
     print(json.dumps(legal_turn_tree(_dfen_only(args), _rules(args)), separators=(",", ":")))
     return 0
 
@@ -90,7 +90,7 @@ def cmd_tree(args) -> int:
 def cmd_playable(args) -> int:
     from chess_rules.notation import normalize_uci
 
-    from . import playable_dice
+    from dice import playable_dice
     dfen, played = _split(args.dfen, "playable")
     for u in played:
         normalize_uci(u)    # malformed move text is an error, not null (as for explain)
@@ -99,7 +99,7 @@ def cmd_playable(args) -> int:
 
 
 def cmd_apply(args) -> int:
-    from . import apply_move
+    from dice import apply_move
     dfen, rest = _split(args.dfen, "apply")
     if len(rest) != 1:
         raise ChessError("dice apply takes a DFEN and one UCI micro-move")
@@ -108,7 +108,7 @@ def cmd_apply(args) -> int:
 
 
 def cmd_explain(args) -> int:
-    from . import explain_move
+    from dice import explain_move
     dfen, rest = _split(args.dfen, "explain")
     if len(rest) != 1:
         raise ChessError("dice explain takes a DFEN and one UCI micro-move")
@@ -117,20 +117,20 @@ def cmd_explain(args) -> int:
 
 
 def cmd_end(args) -> int:
-    from . import end_turn
+    from dice import end_turn
     print(end_turn(_dfen_only(args), _rules(args)))
     return 0
 
 
 def cmd_roll(args) -> int:
     import random
-    from . import roll
+    from dice import roll
     print(roll(_dfen_only(args), random.Random(args.seed), _rules(args)))
     return 0
 
 
 def cmd_play(args) -> int:
-    from .play import play_game
+    from houserules.dice_play import play_game
     rec = play_game(seed=args.seed, white=args.white, black=args.black,
                     human=None if args.human == "none" else args.human,
                     max_turns=args.max_turns, start=args.start, ruleset=_rules(args))
@@ -142,15 +142,15 @@ def cmd_play(args) -> int:
 def _preset_options(p) -> None:
     """The rule set's options, as the chess commands have them (--preset, --config,
     --rules, --modifier, --ruleset): Dice Chess is played over what they compose."""
-    from chess_rules.cli import _add_rules_options
+    from houserules.cli import _add_rules_options
     _add_rules_options(p, fen=False)
 
 
-def add_dice_commands(subparsers) -> None:
+def add_commands(subparsers) -> None:
     """Add ``dice`` and its subcommands to the ``houserules`` parser."""
-    from chess_rules.cli import count_arg, text_arg
+    from houserules.cli import count_arg, text_arg
 
-    from .play import BOTS
+    from houserules.dice_play import BOTS
 
     d = subparsers.add_parser("dice", help="Dice Chess: turn trees, micro-moves, a game")
     dsub = d.add_subparsers(dest="dice_command", metavar="SUBCOMMAND")

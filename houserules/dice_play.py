@@ -32,13 +32,13 @@ from rich.markup import escape
 
 from chess_rules.errors import MoveParseError
 from chess_rules.notation import normalize_uci
-from chess_rules.play import TerminalConsole, terminal_prompt
+from houserules.play import TerminalConsole, terminal_prompt
 from chess_rules.squares import opposite
 
-from .dfen import FACE_TYPE
-from .engine import DiceGame
-from .rules import KING_CAPTURED
-from .turns import apply_move, end_turn, explain_move, roll, turn_tree
+from dice.dfen import FACE_TYPE
+from dice.engine import DiceGame
+from dice.rules import KING_CAPTURED
+from dice.turns import apply_move, end_turn, explain_move, roll, turn_tree
 
 __all__ = ["BOTS", "play_game", "choose_turn", "GameRecord", "render_dice"]
 
@@ -238,7 +238,7 @@ def play_game(seed: int | None = None, white: str = "greedy", black: str = "rand
     position. A ``start`` whose game is over (a king taken) plays no turn: the
     record has its winner and no turns.
     """
-    from .dfen import START_DFEN, parse_dfen
+    from dice.dfen import START_DFEN, parse_dfen
 
     console = console or TerminalConsole()
     rng = random.Random(seed)

@@ -323,7 +323,7 @@ def cmd_rules(args) -> int:
         return 0
     from rich.table import Table
 
-    from chess_rules.play import TerminalConsole
+    from houserules.play import TerminalConsole
     t = Table(title=f"rules: {rs.name}", show_lines=False)
     for col in ("production", "stage", "salience", "source", "what it does"):
         t.add_column(col)
@@ -342,7 +342,7 @@ def cmd_presets(args) -> int:
         return 0
     from rich.table import Table
 
-    from chess_rules.play import TerminalConsole
+    from houserules.play import TerminalConsole
     t = Table(title="presets")
     for col in ("id", "name", "category", "mode", "requires", "incompatible with", "scope",
                 "layout"):
@@ -410,12 +410,12 @@ def _program_session(path: str):
 
 
 def cmd_test(args) -> int:
-    from chess_rules.scenarios import main as scenario_main
+    from houserules.scenarios import main as scenario_main
     return scenario_main(args.paths)
 
 
 def cmd_play(args) -> int:
-    from chess_rules.play import play
+    from houserules.play import play
     fen = _fen(args) if (args.fen or args.layout) else None
     rs = _ruleset(args)
     _refuse_words_after_a_whole_fen(args, rs, None, "")
@@ -454,7 +454,7 @@ def _read_pgn(path: str) -> tuple[str, str]:
 
 def cmd_replay(args) -> int:
     from chess_rules.pgn import read_games
-    from chess_rules.play import result_text
+    from houserules.play import result_text
     from chess_rules.replay import moves, start
     text, source = _read_pgn(args.file)
     games = read_games(text, source)
@@ -482,11 +482,8 @@ def cmd_replay(args) -> int:
 
 
 def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-    try:
-        return version("houserules")
-    except PackageNotFoundError:        # run from a source tree, not installed
-        return "(not installed)"
+    from houserules import __version__
+    return __version__
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -586,15 +583,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_rules_options(rp, fen=False)
     rp.set_defaults(func=cmd_replay)
 
-    from presets.modifiers import add_cli as add_modifier_commands
-    add_modifier_commands(sub)
-
-    try:
-        from dice.cli import add_dice_commands
-    except ImportError:
-        pass
-    else:
-        add_dice_commands(sub)
+    # the commands of other modules: each adds its own subcommands
+    from houserules import dice_cli, modifiers_cli
+    for module in (modifiers_cli, dice_cli):
+        module.add_commands(sub)
     return p
 
 

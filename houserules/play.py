@@ -7,9 +7,9 @@ import sys
 from rich.console import Console
 from rich.markup import escape
 
-from .errors import ChessError, MoveParseError
-from .game import Game
-from .notation import parse_uci
+from chess_rules.errors import ChessError, MoveParseError
+from chess_rules.game import Game
+from chess_rules.notation import parse_uci
 
 PIECE_VALUE = {"pawn": 1, "knight": 3, "bishop": 3, "rook": 5, "queen": 9, "king": 0}
 GLYPH = {("king", "white"): "K", ("queen", "white"): "Q", ("rook", "white"): "R",
