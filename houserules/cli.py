@@ -584,8 +584,8 @@ def build_parser() -> argparse.ArgumentParser:
     rp.set_defaults(func=cmd_replay)
 
     # the commands of other modules: each adds its own subcommands
-    from houserules import dice_cli, modifiers_cli
-    for module in (modifiers_cli, dice_cli):
+    from houserules import dice_cli, modifiers_cli, variants_cli
+    for module in (modifiers_cli, dice_cli, variants_cli):
         module.add_commands(sub)
     return p
 

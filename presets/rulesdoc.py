@@ -184,7 +184,7 @@ def _variants_section() -> str:
     rows += ["", "Accepted and without effect on the rules (XBoard/GUI and engine "
              "tuning): " + ", ".join(f"`{k}`" for k in variants.IGNORED) + ". Any other "
              "option is refused with its name and line.", "",
-             "### The catalogue\n", "| variant | what it is |", "|---|---|"]
+             "### The catalogue (`houserules variants`)\n", "| variant | what it is |", "|---|---|"]
     rows += [f"| `{s.name}` | {s.description} |" for s in variants.catalogue()]
     rows += ["", variants.DIFFERENCES.strip()]
     return "\n".join(rows) + "\n"

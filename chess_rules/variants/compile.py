@@ -174,8 +174,8 @@ def variant_rules(sections: dict[str, Section], name: str) -> RuleSet:
     for key, opt in opts.items():
         if key not in SUPPORTED and key not in IGNORED:
             raise VariantsIniError(opt.source, opt.line, 1,
-                                   f"option {key!r} is not supported (docs/fairy.md lists "
-                                   "the options read)")
+                                   f"option {key!r} is not supported (RULES.md, "
+                                   "'variants.ini', lists the options read)")
     rules = fide_rules()
     rules.name = name
     # piece letters: FIDE's six where inherited from chess, else those declared
