@@ -27,7 +27,10 @@ Rulings (ours):
   as the later one's.
 * Its moves and attacks are compiled over the rule set's board when it is
   added: add it after a board-geometry preset (``wrap-board``) to have it
-  move on that board.
+  move on that board. A geometry that changes the board's steps or leaps,
+  loaded over it, is refused (its production is named among those built on
+  the board); ``bouncing-pieces``, which changes only FIDE's diagonal rays,
+  leaves a fairy piece's rides unreflected.
 * Pawns promote to the rule set's ``promotion-types`` (FIDE's four unless
   set): a fairy piece is a promotion choice only where the rule set says so.
 * A position with a fairy piece is never dead by insufficient material (no

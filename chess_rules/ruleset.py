@@ -264,6 +264,9 @@ class RuleSet:
         self.function(fn_name, gen)
         self.add(rule, origin)
         self.config.setdefault("pieces", {})[piece.name] = (piece.letter, piece.betza)
+        # built on the board it has now: a geometry preset loaded over it later
+        # (wrap-board) is refused rather than leaving this piece on the old board
+        self.config.setdefault("topology-bound", []).append(piece.rule_name)
 
     def _checked(self, prod: Production | Rule) -> Production:
         if not isinstance(prod, (Production, Rule)):

@@ -116,3 +116,19 @@ def test_any_text_reads_or_is_refused(text):
             load_variant(name, text)
         except VariantsIniError:
             pass
+
+
+def test_presets_apply_over_a_variant_where_they_can():
+    from presets import load
+    from presets.base import ConflictingPresetsError
+    almost = load_variant("almost")
+    hp = load("piece-hp", base=almost)
+    game = Game(ruleset=hp)
+    assert "piece.chancellor-move" in hp.productions and "d1d3" not in game.legal_uci()
+    sprint = Game(ruleset=load("double-pawn-sprint", base=load_variant("kingofthehill")))
+    sprint.push("e2e4")
+    sprint.push("a7a6")
+    assert "e4e6" in sprint.legal_uci()
+    # the chancellor was built on the plain board: a cylinder would not reach it
+    with pytest.raises(ConflictingPresetsError, match="piece.chancellor-move"):
+        load("wrap-board", base=almost)
