@@ -19,12 +19,12 @@ Rulings (ours):
 
 * A piece type's FEN letter (upper case for White, lower for Black) reads
   and writes positions, SAN (``Ac2``) and UCI promotions. A FIDE type's name
-  or letter is refused (:class:`PieceTypeError`). Letters are known to the
-  whole process: two rule sets may give one letter to different fairy types,
-  and the letter reads as the type of the rule set that last added it or
-  started a game (a game registers its rule set's pieces as it starts), so
-  two such games played side by side read positions and promotions typed in
-  as the later one's.
+  or letter is refused (:class:`PieceTypeError`). The fairy letters read are
+  those of the rule set that last added a piece or started a game (a game
+  makes its rule set's letters the ones read as it starts: a FIDE game reads
+  none), so two rule sets may give one letter to different types; two games
+  played side by side read positions and promotions typed in as the later
+  one's.
 * Its moves and attacks are compiled over the rule set's board when it is
   added: add it after a board-geometry preset (``wrap-board``) to have it
   move on that board. A geometry that changes the board's steps or leaps,
@@ -90,6 +90,10 @@ class PieceType:
         return f"piece.{self.name}-move"
 
 
+#: the fairy letters (upper case) positions read now, and their types
+_ACTIVE: dict[str, str] = {}
+
+
 def register_piece_type(piece: PieceType) -> None:
     """Make ``piece``'s name and letter known to positions (FEN, SAN, UCI
     promotions, the piece schema). A FIDE type's name or letter is refused; a
@@ -106,13 +110,23 @@ def register_piece_type(piece: PieceType) -> None:
     for colour, letter in (("white", piece.letter), ("black", piece.letter.lower())):
         LETTER_TO_PIECE[letter] = (piece.name, colour)
         PIECE_TO_LETTER[(piece.name, colour)] = letter
+    _ACTIVE[piece.letter] = piece.name
 
 
 def activate_pieces(ruleset) -> None:
-    """Register again the fairy piece types ``ruleset`` added, so that their
-    letters read as its pieces (a game does this as it starts)."""
-    for name, (letter, betza) in ruleset.config.get("pieces", {}).items():
-        if LETTER_TO_PIECE.get(letter) != (name, "white"):
+    """Make the letters positions read those of ``ruleset``: FIDE's, and the
+    fairy piece types it added (another rule set's fairy letters are read no
+    more). A game does this as it starts."""
+    wanted = ruleset.config.get("pieces", {})
+    letters = {letter: name for name, (letter, _) in wanted.items()}
+    for letter, name in list(_ACTIVE.items()):
+        if letters.get(letter) != name:
+            del _ACTIVE[letter]
+            LETTER_TO_PIECE.pop(letter, None)
+            LETTER_TO_PIECE.pop(letter.lower(), None)
+            PROMOTION_LETTERS.pop(letter.lower(), None)
+    for name, (letter, betza) in wanted.items():
+        if _ACTIVE.get(letter) != name:
             register_piece_type(PieceType(name, letter, betza))
 
 

@@ -202,29 +202,35 @@ def _kept_ep(rules, prod, own, sides: str, tag: str):
 
 
 def install_berolina(rules, config, sideways: bool, tag: str) -> None:
+    """Replace the four pawn productions with the Berolina pawn's legs (for
+    the colours in scope; the others keep the movers this builds on)."""
     scope = scope_colors(config)
-    # the sides out of scope keep the pawn movers of the rule set this builds on
-    # (FIDE's, a geometry preset's, or the base's own rules'): the replacements
-    # keep their behaviour for them. With scope both nothing is kept: over a
-    # base whose own rules replaced one, the preset would undo it (refused)
-    kept = "/".join(c for c in ("white", "black") if c not in scope)
-    if kept:
-        old = {n: rules.build_on(n) for n in PAWN_MOVERS}
-    else:
-        old = {n: rules.get(n, hint=f"{tag} keeps it only for the side out of its scope, "
-                                    "and its scope is both")
-               for n in PAWN_MOVERS}
-    steps = rules.topology.steps
-    old_attacks = rules.attacks_of(old["fide.pawn-capture"])
-
     topo = rules.topology
     captures = BEROLINA_CAPTURE + (BEROLINA_SIDEWAYS if sideways else ())
-    gen_single = compile_generator("pawn", BEROLINA_PUSH, topo)
-    gen_double = compile_generator("pawn", BEROLINA_DOUBLE, topo)
-    gen_capture = compile_generator("pawn", captures, topo)
-    own_attacks = compile_attacks("pawn", captures, topo)
-    assert own_attacks is not None      # its legs capture
+    own = {"fide.pawn-single-push": ("single", compile_generator("pawn", BEROLINA_PUSH, topo)),
+           "fide.pawn-double-push": ("double", compile_generator("pawn", BEROLINA_DOUBLE, topo)),
+           "fide.pawn-capture": ("capture", compile_generator("pawn", captures, topo)),
+           "fide.en-passant": ("ep", make_ep_capture(topo.steps))}
+    kept = "/".join(c for c in ("white", "black") if c not in scope)
+    scope_doc = "" if not kept else f" ({'/'.join(sorted(scope))} only; {kept} as before)"
+    what = "straight forward or sideways" if sideways else "straight forward"
+    docs = {
+        "fide.pawn-single-push": f"{tag}: a pawn steps one square diagonally forward to an "
+                                 f"empty square{scope_doc}.",
+        "fide.pawn-double-push": f"{tag}: an unmoved pawn on its home rank steps two squares "
+                                 f"diagonally forward through an empty one{scope_doc}.",
+        "fide.pawn-capture": f"{tag}: a pawn captures one square {what}{scope_doc}.",
+        "fide.en-passant": f"{tag}: a pawn captures onto the square a double step passed, "
+                           f"straight forward (Parton), taking the pawn that made it{scope_doc}.",
+    }
+    replace_pawn_movers(rules, scope, own, docs, compile_attacks("pawn", captures, topo), tag)
+    rules.config["strict-ep"] = False
+    rules.config["ep-pawn-infer"] = make_ep_pawn_infer(scope, topo.steps)
 
+
+def make_ep_capture(steps):
+    """The en-passant generator of a Berolina pawn: it takes straight forward
+    onto the target, removing the pawn that made the double step."""
     def gen_ep(ctx, ep, color):
         st = ctx.session.chess
         v = ep.values
@@ -235,12 +241,78 @@ def install_berolina(rules, config, sideways: bool, tag: str) -> None:
         if s is not None and st.types[s] == "pawn" and st.colors[s] == color:
             st.add(Move(s, target, None, "pawn", "en-passant", victim,
                         ctx.pnode.production.name))
+    return gen_ep
+
+
+def replace_pawn_movers(rules, scope, own, docs, own_attacks, tag: str) -> None:
+    """Put ``own`` (production name -> (function suffix, generator)) in the
+    place of the four pawn productions, with ``docs``. The sides out of
+    ``scope`` keep the pawn movers of the rule set this builds on (FIDE's, a
+    geometry preset's, or the base's own rules'), and their attacks; with scope
+    both nothing is kept: over a base whose own rules replaced one, the preset
+    would undo it (refused)."""
+    kept = "/".join(c for c in ("white", "black") if c not in scope)
+    if kept:
+        old = {n: rules.build_on(n) for n in PAWN_MOVERS}
+    else:
+        old = {n: rules.get(n, hint=f"{tag} keeps it only for the side out of its scope, "
+                                    "and its scope is both")
+               for n in PAWN_MOVERS}
+    old_attacks = rules.attacks_of(old["fide.pawn-capture"])
 
     def attacks(colors, types, target, by):
         if by not in scope:
             return old_attacks(colors, types, target, by) if old_attacks else False
         return own_attacks(colors, types, target, by)
 
+    for name in PAWN_MOVERS:
+        prod = old[name]
+        suffix, gen = own[name]
+        meta = dict(prod.meta) if name == "fide.pawn-capture" or kept else {}
+        meta.pop("attacks", None)
+        meta.pop("attack-group", None)
+        fn_name = f"gen.{tag}.{suffix}"
+        if name == "fide.pawn-capture":
+            meta["attacks"] = attacks
+            meta["attack-group"] = "preset"
+        elif kept:
+            # the kept side's captures there (a base rule's pawn that takes as it
+            # steps) still attack
+            keep_attacks = rules.attacks_of(prod)
+            if keep_attacks is not None:
+                meta["attacks"] = (lambda colors, types, target, by, f=keep_attacks:
+                                   by not in scope and f(colors, types, target, by))
+                meta["attack-group"] = "preset"
+        if kept:
+            # the production as it was (its conditions: the pawns it matches, the
+            # arguments of its call), calling a generator that hands the kept
+            # side's pawns to its own with all those arguments
+            if name != "fide.en-passant":
+                fn, args = _kept_mover(rules, prod, gen, kept, tag)
+            else:
+                fn, args = _kept_ep(rules, prod, gen, kept, tag)
+            rules.function(fn_name, fn)
+            rules.replace(prod.replace(actions=(Call(fn_name, *args),), meta=meta,
+                                       doc=docs[name]))
+            continue
+        if name != "fide.en-passant":
+            rules.function(fn_name, for_each_piece(gen))
+            rule = (Rule(name, stage="generate", doc=docs[name], **meta)
+                    .when(P("movegen", color=V.c),
+                          Collect(P("piece", type="pawn", color=V.c)).as_("ps"))
+                    .then(Call(fn_name, V.ps)))
+        else:
+            rules.function(fn_name, gen)
+            rule = (Rule(name, stage="generate", doc=docs[name], **meta)
+                    .when(P("movegen", color=V.c), P("ep", by=V.o).as_("e"),
+                          Test("ne", V.o, V.c))
+                    .then(Call(fn_name, V.e, V.c)))
+        rules.replace(rule)
+
+
+def make_ep_pawn_infer(scope, steps):
+    """How a loaded position's en-passant target names its pawn (the pawn that
+    made the double step), with Berolina pawns for the colours in ``scope``."""
     def infer_ep_pawn(st, target):
         rank = target >> 3
         maker = "white" if rank == 2 else "black" if rank == 5 else None
@@ -276,65 +348,7 @@ def install_berolina(rules, config, sideways: bool, tag: str) -> None:
         raise FenError("en_passant", f"either {SQUARE_NAMES[cands[0]]} or {SQUARE_NAMES[cands[1]]} "
                                      f"could have made the target {name}: say which with "
                                      f"ep-pawn:{name}=SQ")
-
-    scope_doc = "" if not kept else f" ({'/'.join(sorted(scope))} only; {kept} as before)"
-    what = "straight forward or sideways" if sideways else "straight forward"
-    docs = {
-        "fide.pawn-single-push": f"{tag}: a pawn steps one square diagonally forward to an "
-                                 f"empty square{scope_doc}.",
-        "fide.pawn-double-push": f"{tag}: an unmoved pawn on its home rank steps two squares "
-                                 f"diagonally forward through an empty one{scope_doc}.",
-        "fide.pawn-capture": f"{tag}: a pawn captures one square {what}{scope_doc}.",
-        "fide.en-passant": f"{tag}: a pawn captures onto the square a double step passed, "
-                           f"straight forward (Parton), taking the pawn that made it{scope_doc}.",
-    }
-    own = {"fide.pawn-single-push": ("single", gen_single),
-           "fide.pawn-double-push": ("double", gen_double),
-           "fide.pawn-capture": ("capture", gen_capture)}
-    for name in PAWN_MOVERS:
-        prod = old[name]
-        meta = dict(prod.meta) if name == "fide.pawn-capture" or kept else {}
-        meta.pop("attacks", None)
-        meta.pop("attack-group", None)
-        fn_name = f"gen.{tag}.{own[name][0] if name in own else 'ep'}"
-        if name == "fide.pawn-capture":
-            meta["attacks"] = attacks
-            meta["attack-group"] = "preset"
-        elif kept:
-            # the kept side's captures there (a base rule's pawn that takes as it
-            # steps) still attack
-            keep_attacks = rules.attacks_of(prod)
-            if keep_attacks is not None:
-                meta["attacks"] = (lambda colors, types, target, by, f=keep_attacks:
-                                   by not in scope and f(colors, types, target, by))
-                meta["attack-group"] = "preset"
-        if kept:
-            # the production as it was (its conditions: the pawns it matches, the
-            # arguments of its call), calling a generator that hands the kept
-            # side's pawns to its own with all those arguments
-            if name in own:
-                fn, args = _kept_mover(rules, prod, own[name][1], kept, tag)
-            else:
-                fn, args = _kept_ep(rules, prod, gen_ep, kept, tag)
-            rules.function(fn_name, fn)
-            rules.replace(prod.replace(actions=(Call(fn_name, *args),), meta=meta,
-                                       doc=docs[name]))
-            continue
-        if name in own:
-            rules.function(fn_name, for_each_piece(own[name][1]))
-            rule = (Rule(name, stage="generate", doc=docs[name], **meta)
-                    .when(P("movegen", color=V.c),
-                          Collect(P("piece", type="pawn", color=V.c)).as_("ps"))
-                    .then(Call(fn_name, V.ps)))
-        else:
-            rules.function(fn_name, gen_ep)
-            rule = (Rule(name, stage="generate", doc=docs[name], **meta)
-                    .when(P("movegen", color=V.c), P("ep", by=V.o).as_("e"),
-                          Test("ne", V.o, V.c))
-                    .then(Call(fn_name, V.e, V.c)))
-        rules.replace(rule)
-    rules.config["strict-ep"] = False
-    rules.config["ep-pawn-infer"] = infer_ep_pawn
+    return infer_ep_pawn
 
 
 BACK = {"NW": "SE", "NE": "SW", "SW": "NE", "SE": "NW"}
