@@ -377,10 +377,62 @@ def _leg_walker(leg: Leg, topo, emit) -> Callable:
     return walk_rays
 
 
+def _fast_generator(piece_type: str, legs: Sequence[Leg], topo) -> Callable | None:
+    """The generator of the commonest movements written out in one loop, as
+    FIDE's knight, king and sliders are (they run at every node of a search):
+    one leg of plain leaps, or of unit slides, moving and capturing, for a
+    piece that does not promote. None for anything else."""
+    if len(legs) != 1 or piece_type == "pawn":
+        return None
+    leg = legs[0]
+    if leg.mode != "both" or leg.lame or leg.hop is not None or leg.initial or leg.from_ranks:
+        return None
+    if leg.ride == 1:
+        tables = {c: topo.leap_table(_relative(leg.offsets, c)) for c in ("white", "black")}
+
+        def gen_leaps(ctx, pieces):
+            st = ctx.session.chess
+            colors = st.colors
+            rule = ctx.pnode.production.name
+            add = st.add
+            for p in as_pieces(pieces):
+                v = p.values
+                sq = v["square"]
+                c = v["color"]
+                for to in tables[c][sq]:
+                    oc = colors[to]
+                    if oc is None:
+                        add(Move(sq, to, None, piece_type, "normal", None, rule))
+                    elif oc != c:
+                        add(Move(sq, to, None, piece_type, "normal", to, rule))
+        return gen_leaps
+    units = _unit_directions(leg)
+    if leg.ride != 0 or units is None:
+        return None
+    slide_targets = geo.slide_targets
+
+    def gen_slides(ctx, pieces):
+        st = ctx.session.chess
+        colors = st.colors
+        rule = ctx.pnode.production.name
+        add = st.add
+        for p in as_pieces(pieces):
+            v = p.values
+            sq = v["square"]
+            c = v["color"]
+            for to in slide_targets(colors, topo, sq, c, units[c]):
+                add(Move(sq, to, None, piece_type, "normal",
+                         None if colors[to] is None else to, rule))
+    return gen_slides
+
+
 def compile_generator(piece_type: str, legs: Sequence[Leg], topo) -> Callable:
     """The generator of a production moving ``piece_type`` by ``legs`` on
     ``topo``: ``gen(ctx, pieces)`` (one piece fact, or the pieces a collect
     binds). A pawn's moves to its last rank come once per promotion type."""
+    fast = _fast_generator(piece_type, legs, topo)
+    if fast is not None:
+        return fast
     emit = _emitter(piece_type)
     walkers = [(leg, _leg_walker(leg, topo, emit)) for leg in legs]
     gated = any(leg.initial or leg.from_ranks for leg in legs)
