@@ -34,6 +34,7 @@ from rete.model import AssertLogical, Expr
 
 from . import geometry as geo
 from .move_helpers import as_pieces, piece_patterns
+from .movement import Leg, leap, mover_rule, slide, step
 from .moves import Move
 from .ruleset import RuleSet
 from .squares import SQUARE_NAMES, opposite
@@ -51,27 +52,6 @@ PAWN_RULE_NAMES = ("fide.pawn-single-push", "fide.pawn-double-push", "fide.pawn-
 # Each generator takes the pieces a mover collects (``Collect(P("piece", ...))``):
 # one firing per movegen request moves them all, rather than one firing each.
 # A rule file may also call one with a single piece (``?p <- piece(...)``).
-
-
-def make_leaper_gen(piece_type: str, topo, offsets):
-    table = topo.leap_table(offsets)
-
-    def gen(ctx, pieces):
-        st = ctx.session.chess
-        colors = st.colors
-        rule = ctx.pnode.production.name
-        add = st.add
-        for p in as_pieces(pieces):
-            v = p.values
-            sq = v["square"]
-            c = v["color"]
-            for to in table[sq]:
-                oc = colors[to]
-                if oc is None:
-                    add(Move(sq, to, None, piece_type, "normal", None, rule))
-                elif oc != c:
-                    add(Move(sq, to, None, piece_type, "normal", to, rule))
-    return gen
 
 
 def make_slider_gen(piece_type: str, topo, directions, can_capture=None):
@@ -104,68 +84,6 @@ def add_pawn_move(st, frm, to, color, kind, victim, rule, ep_square=None):
             st.add(Move(frm, to, pt, "pawn", kind, victim, rule))
     else:
         st.add(Move(frm, to, None, "pawn", kind, victim, rule, ep_square=ep_square))
-
-
-def make_pawn_single_gen(topo):
-    def gen(ctx, pieces):
-        st = ctx.session.chess
-        colors = st.colors
-        rule = ctx.pnode.production.name
-        for p in as_pieces(pieces):
-            v = p.values
-            sq, c = v["square"], v["color"]
-            to = geo.pawn_push_square(topo, sq, c)
-            if to is None:
-                continue
-            if colors[to] is None:
-                add_pawn_move(st, sq, to, c, "normal", None, rule)
-            elif st.refusals is not None:       # the reason is wanted only while explaining
-                st.refuse(SQUARE_NAMES[sq] + SQUARE_NAMES[to], rule,
-                          f"{SQUARE_NAMES[to]} is occupied (pawns push only to empty squares)")
-    return gen
-
-
-def make_pawn_double_gen(topo, any_rank: bool = False):
-    def gen(ctx, pieces):
-        st = ctx.session.chess
-        colors = st.colors
-        rule = ctx.pnode.production.name
-        for p in as_pieces(pieces):
-            v = p.values
-            sq, c = v["square"], v["color"]
-            if not any_rank and (v["moved"] or not geo.is_pawn_home_square(sq, c)):
-                continue
-            mid = geo.pawn_push_square(topo, sq, c)
-            if mid is None:
-                continue
-            to = geo.pawn_push_square(topo, mid, c)
-            if to is None:
-                continue
-            if colors[mid] is None and colors[to] is None:
-                add_pawn_move(st, sq, to, c, "double-push", None, rule, ep_square=mid)
-            elif st.refusals is not None:
-                blocked = mid if colors[mid] is not None else to
-                st.refuse(SQUARE_NAMES[sq] + SQUARE_NAMES[to], rule,
-                          f"{SQUARE_NAMES[blocked]} is occupied")
-    return gen
-
-
-def make_pawn_capture_gen(topo):
-    def gen(ctx, pieces):
-        st = ctx.session.chess
-        colors = st.colors
-        rule = ctx.pnode.production.name
-        for p in as_pieces(pieces):
-            v = p.values
-            sq, c = v["square"], v["color"]
-            for to in geo.pawn_capture_squares(topo, sq, c):
-                oc = colors[to]
-                if oc is not None and oc != c:
-                    add_pawn_move(st, sq, to, c, "normal", to, rule)
-                elif oc is None and st.refusals is not None:
-                    st.refuse(SQUARE_NAMES[sq] + SQUARE_NAMES[to], rule,
-                              _empty_diagonal(ctx.session, to, c))
-    return gen
 
 
 def _empty_diagonal(session, to: int, color: str) -> str:
@@ -487,48 +405,45 @@ def mover(name, piece_type, gen, attacks, doc, group="fide", slides=False):
         .then(Call(gen, V.ps))
 
 
+#: FIDE's movers as data: (rule, piece type, legs, doc), in generation order.
+FIDE_MOVEMENT: tuple[tuple[str, str, tuple[Leg, ...], str], ...] = (
+    ("fide.pawn-single-push", "pawn",
+     (step("N", mode="move", blocked="{to} is occupied (pawns push only to empty squares)"),),
+     "A pawn steps one square forward to an empty square."),
+    ("fide.pawn-double-push", "pawn",
+     (leap((0, 2), mode="move", lame=True, initial=True, from_ranks=(1,), ep=True,
+           blocked="{blocked} is occupied"),),
+     "An unmoved pawn on its home rank advances two squares through an empty one."),
+    ("fide.pawn-capture", "pawn",
+     (step("NW", "NE", mode="capture", empty=_empty_diagonal),),
+     "A pawn captures one square diagonally forward."),
+    ("fide.knight-move", "knight", (leap(*geo.KNIGHT_OFFSETS),),
+     "A knight leaps (1,2) to a square not held by its own side."),
+    ("fide.bishop-move", "bishop", (slide(*geo.BISHOP_DIRS),), "A bishop slides diagonally."),
+    ("fide.rook-move", "rook", (slide(*geo.ROOK_DIRS),), "A rook slides along ranks and files."),
+    ("fide.queen-move", "queen", (slide(*geo.QUEEN_DIRS),),
+     "A queen slides in all eight directions."),
+    ("fide.king-move", "king", (step(*geo.KING_OFFSETS),),
+     "A king steps one square in any direction."),
+)
+
+
 def movement_rules(topo, group="fide"):
-    """The ten movement productions over a topology (FIDE uses the plain board)."""
+    """The ten movement productions over a topology (FIDE uses the plain board),
+    built from :data:`FIDE_MOVEMENT`, and the functions they call."""
     fn = {}
     out = []
-
-    def reg(name, f):
-        fn[name] = f
-        return name
-
-    out.append(mover("fide.pawn-single-push", "pawn",
-                     reg(f"gen.pawn-single.{topo.name}", make_pawn_single_gen(topo)), None,
-                     "A pawn steps one square forward to an empty square.", group))
-    out.append(mover("fide.pawn-double-push", "pawn",
-                     reg(f"gen.pawn-double.{topo.name}", make_pawn_double_gen(topo)), None,
-                     "An unmoved pawn on its home rank advances two squares through an empty one.",
-                     group))
-    out.append(mover("fide.pawn-capture", "pawn",
-                     reg(f"gen.pawn-capture.{topo.name}", make_pawn_capture_gen(topo)),
-                     lambda c, t, sq, by, topo=topo: geo.attacked_by_pawn(c, t, topo, sq, by),
-                     "A pawn captures one square diagonally forward.", group))
-    out.append(mover("fide.knight-move", "knight",
-                     reg(f"gen.knight.{topo.name}", make_leaper_gen("knight", topo, geo.KNIGHT_OFFSETS)),
-                     lambda c, t, sq, by, topo=topo: geo.attacked_by_leaper(
-                         c, t, topo, sq, by, "knight", geo.KNIGHT_OFFSETS),
-                     "A knight leaps (1,2) to a square not held by its own side.", group))
-    for ptype, dirs, doc in (("bishop", geo.BISHOP_DIRS, "A bishop slides diagonally."),
-                             ("rook", geo.ROOK_DIRS, "A rook slides along ranks and files."),
-                             ("queen", geo.QUEEN_DIRS, "A queen slides in all eight directions.")):
-        out.append(mover(f"fide.{ptype}-move", ptype,
-                         reg(f"gen.{ptype}.{topo.name}", make_slider_gen(ptype, topo, dirs)),
-                         lambda c, t, sq, by, topo=topo, pt=(ptype,), d=dirs:
-                             geo.attacked_by_slider(c, t, topo, sq, by, pt, d),
-                         doc, group, slides=True))
-    out.append(mover("fide.king-move", "king",
-                     reg(f"gen.king.{topo.name}", make_leaper_gen("king", topo, geo.KING_OFFSETS)),
-                     lambda c, t, sq, by, topo=topo: geo.attacked_by_leaper(
-                         c, t, topo, sq, by, "king", geo.KING_OFFSETS),
-                     "A king steps one square in any direction.", group))
+    for name, ptype, legs, doc in FIDE_MOVEMENT:
+        short = name.removeprefix("fide.").removesuffix("-move").removesuffix("-push")
+        fn_name = f"gen.{short}.{topo.name}"
+        rule, fn[fn_name] = mover_rule(name, ptype, legs, topo, doc, fn_name, group)
+        out.append(rule)
+    ep_name = f"gen.en-passant.{topo.name}"
+    fn[ep_name] = make_ep_gen(topo)
     out.append(Rule("fide.en-passant", stage="generate",
                     doc="A pawn takes a pawn that just made a double step, on the skipped square.")
                .when(P("movegen", color=V.c), P("ep", by=V.o).as_("e"), Test("ne", V.o, V.c))
-               .then(Call(reg(f"gen.en-passant.{topo.name}", make_ep_gen(topo)), V.e, V.c)))
+               .then(Call(ep_name, V.e, V.c)))
     return out, fn
 
 

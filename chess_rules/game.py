@@ -28,6 +28,7 @@ from .errors import (ArgumentError, ChessError, IllegalMoveError, MoveParseError
                      NotPicklableError, ReentrantCallError)
 from .explain import Explanation, explain_move
 from .fen import STARTING_FEN, FenPosition
+from .pieces import activate_pieces
 from .moves import Move
 from .notation import (MoveInfo, check_tags, game_to_pgn, move_to_san, normalize_uci,
                        parse_san)
@@ -94,7 +95,7 @@ class Game:
     """A game of chess (or of a variant) whose rules run on the Rete engine.
 
     Making one: ``Game(fen, ruleset=, presets=, config=)``, ``from_fen``,
-    ``from_pgn``, ``copy``. Position: ``fen()``, ``board_fen()``, ``turn``,
+    ``from_pgn``, ``from_variant``, ``copy``. Position: ``fen()``, ``board_fen()``, ``turn``,
     ``piece_at``, ``pieces``, ``castling_rights``, ``ep_squares``,
     ``parse_position``, ``str(game)``, ``halfmove_clock``, ``fullmove_number``,
     ``half_moves_in_turn``, ``starting_fen``. Moves: ``legal_moves``,
@@ -137,6 +138,7 @@ class Game:
         # the game's own copy: a rule set edited after the game was made changes
         # neither the compiled game nor what it says about itself (rules, pgn, copy)
         ruleset = ruleset.copy()
+        activate_pieces(ruleset)
         self.ruleset = ruleset
         self.session = ruleset.build()
         self._gen_stages, self._push_stages = move_stages(self.session.stages, ruleset.config)
@@ -184,6 +186,19 @@ class Game:
     def from_fen(cls, fen: str, presets=(), config=None, ruleset: RuleSet | None = None) -> "Game":
         """A game from a FEN (or extended position) under FIDE plus ``presets``."""
         return cls(fen, ruleset=ruleset, presets=presets, config=config)
+
+    @classmethod
+    def from_variant(cls, name: str, ini: str | None = None, fen: str | None = None,
+                     source: str = "<variants.ini>") -> "Game":
+        """A game of the variant ``name``: a section of Fairy-Stockfish
+        variants.ini text ``ini``, or of houserules' built-in catalogue
+        (``chess_rules.variants``), from its start or ``fen``.
+
+        >>> Game.from_variant("kingofthehill").legal_uci()[:2]
+        ['a2a3', 'a2a4']
+        """
+        from .variants import load_variant
+        return cls(fen, ruleset=load_variant(name, ini, source))
 
     @classmethod
     def from_pgn(cls, text: str, presets=None, ruleset: RuleSet | None = None, config=None,

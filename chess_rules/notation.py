@@ -24,10 +24,23 @@ __all__ = [
 PROMOTION_LETTERS: dict[str, str] = {
     "n": "knight", "b": "bishop", "r": "rook", "q": "queen", "k": "king",
 }
-_PROMOTION_LETTER_OF = {t: letter for letter, t in PROMOTION_LETTERS.items()}
-_LETTER_TO_TYPE = {letter: t for t, letter in PIECE_LETTER.items()}
+# a piece type added by chess_rules.pieces extends PIECE_LETTER and these
+# letters: the UCI and SAN readers look letters up as they read
+_UCI_RE = re.compile(r"([a-h][1-8])([a-h][1-8])([a-zA-Z]?)")
 
-_UCI_RE = re.compile(r"([a-h][1-8])([a-h][1-8])([nbrqkNBRQK]?)")
+
+def _promotion_type(text: str, promo: str) -> str:
+    t = PROMOTION_LETTERS.get(promo.lower())
+    if t is None:
+        raise MoveParseError(text, f"no piece type has the promotion letter {promo!r}")
+    return t
+
+
+def _letter_type(text: str, letter: str) -> str:
+    t = next((t for t, lt in PIECE_LETTER.items() if lt == letter), None)
+    if t is None:
+        raise MoveParseError(text, f"no piece type has the letter {letter!r}")
+    return t
 
 
 class MoveInfo(NamedTuple):
@@ -74,7 +87,7 @@ def parse_uci(text: str) -> tuple[int, int, str | None]:
     from_name, to_name, promo = m.groups()
     if from_name == to_name:
         raise MoveParseError(text, "origin and destination are the same square")
-    promotion = PROMOTION_LETTERS[promo.lower()] if promo else None
+    promotion = _promotion_type(text, promo) if promo else None
     return SQUARE_NAMES.index(from_name), SQUARE_NAMES.index(to_name), promotion
 
 
@@ -90,7 +103,7 @@ def format_uci(from_sq: int, to_sq: int, promotion: str | None = None) -> str:
     """``(52, 60, 'queen') -> 'e7e8q'``."""
     text = SQUARE_NAMES[from_sq] + SQUARE_NAMES[to_sq]
     if promotion:
-        text += _PROMOTION_LETTER_OF[promotion]
+        text += PIECE_LETTER[promotion].lower()
     return text
 
 
@@ -188,7 +201,7 @@ def move_to_san(move: MoveInfo, legal: Iterable,
     return san
 
 
-_SAN_RE = re.compile(r"([NBKRQ])?([a-h])?([1-8])?[-x]?([a-h][1-8])(=?[nbrqkNBRQK])?")
+_SAN_RE = re.compile(r"([A-Z])?([a-h])?([1-8])?[-x]?([a-h][1-8])(=[a-zA-Z]|[A-Z]|[nbrqk])?")
 _CASTLE_RE = re.compile(r"(O-O-O|0-0-0|O-O|0-0)")
 _SUFFIX_RE = re.compile(r"[+#]?[!?]*\Z")
 
@@ -239,11 +252,11 @@ def parse_san(san: str, legal: Iterable,
         raise MoveParseError(san, "not SAN")
     letter, from_file, from_rank, to_name, promo = m.groups()
     to_sq = SQUARE_NAMES.index(to_name)
-    promotion = PROMOTION_LETTERS[promo[-1].lower()] if promo else None
+    promotion = _promotion_type(san, promo[-1]) if promo else None
     file_idx = FILE_NAMES.index(from_file) if from_file else None
     rank_idx = RANK_NAMES.index(from_rank) if from_rank else None
     if letter:
-        ptype: str | None = _LETTER_TO_TYPE[letter]
+        ptype: str | None = _letter_type(san, letter)
     elif file_idx is not None and rank_idx is not None:
         ptype = None  # a fully specified origin names any piece
     else:

@@ -9,6 +9,9 @@ A custom rule file (``.hr``) is written in the engine's rule language
 * ``remove NAME, NAME`` removes productions by name;
 * rules and removals apply in the order the text gives them (a rule may be
   removed after it was written, or written again after its removal);
+* ``piece NAME LETTER "BETZA"`` (a line of its own) adds a piece type: its
+  FEN letter and its movement in Betza notation, moved by the production
+  ``piece.NAME-move`` (``piece archbishop a "BN"``; see ``docs/fairy.md``);
 * ``template`` declares new facts; ``stages`` declares new stages, each after
   the one listed before it (the first one must already exist), and before the
   stage that followed that one: a stage after ``post-move`` runs with every
@@ -67,6 +70,7 @@ or another asserted) is refused with a :class:`~chess_rules.errors.ChessError`.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -81,7 +85,8 @@ from rete.model import Call
 from rete.transformer import RuleLocation
 
 from .move_helpers import MOVE_HELPERS, helper_call_problem, meta_problem
-from .errors import ArgumentError, source_name
+from .errors import ArgumentError, ChessError, source_name
+from .pieces import PieceType
 from .ruleset import RuleSet, RuleSetError, checked_ruleset
 from .square_symbols import SquareNameError, with_square_numbers
 
@@ -101,6 +106,23 @@ def _located(e: BaseException, source: str, line: int, column: int) -> ReteError
     return err
 
 
+_PIECE_LINE = re.compile(r'^([ \t]*)piece[ \t]+([^ \t"(]+)[ \t]+([^ \t"]+)[ \t]+"([^"]*)"[ \t]*(#.*)?$')
+
+
+def _piece_lines(text: str):
+    """The text with its piece definitions (``piece NAME LETTER "BETZA"``, a
+    line of its own) blanked, so the rule language never sees them and every
+    other line keeps its number, and the definitions with their positions."""
+    lines = text.split("\n")
+    pieces = []
+    for i, line in enumerate(lines):
+        m = _PIECE_LINE.match(line)
+        if m:
+            pieces.append(((i + 1, len(m.group(1)) + 1), m.group(2), m.group(3), m.group(4)))
+            lines[i] = ""
+    return "\n".join(lines), pieces
+
+
 def _stage_after(rs: RuleSet, stage: str) -> tuple:
     """The stage that comes next after ``stage`` in the rule set's own order (a
     declared stage: the one it was declared before), as a ``before`` constraint."""
@@ -116,8 +138,14 @@ def load_rule_text(ruleset: RuleSet, text: str, source: str = "<rules>") -> Rule
     if not isinstance(text, str):
         raise ArgumentError(f"rule text is a str, not {type(text).__name__}")
     source = source_name(source) or "<rules>"
+    text, pieces = _piece_lines(text)
     rf = parse_rules(text, source)
     rs = ruleset.copy()
+    for (line, col), name, letter, betza in pieces:
+        try:
+            rs.add_piece(PieceType(name, letter, betza), Path(source).name)
+        except (ChessError, RuleSetError) as e:
+            raise _located(ReteError(str(e)), source, line, col) from None
     origin = Path(source).name
     for t, (line, col) in zip(rf.templates, rf.template_lines):
         if t.name in rs.templates:

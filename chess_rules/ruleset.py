@@ -179,6 +179,7 @@ class RuleSet:
     stages, the functions the rules call (the move helpers of
     :mod:`chess_rules.move_helpers` among them), the board's topology and the royal
     piece types. Edit it with :meth:`add`, :meth:`replace` and :meth:`remove`,
+    add a piece type written in Betza notation with :meth:`add_piece`,
     register the functions its rules call with :meth:`function` and declare
     stages with :meth:`add_stage` (:meth:`stage_order` gives the order a
     session runs them in); :meth:`build` compiles it into a session (a
@@ -251,6 +252,26 @@ class RuleSet:
         self.origin[prod.name] = origin
         self.history.append(("replace", prod.name, origin))
         return prod
+
+    def add_piece(self, piece, origin: str = "custom") -> None:
+        """Add a piece type (a :class:`~chess_rules.pieces.PieceType`: name,
+        FEN letter, Betza movement): its letter is read and written in
+        positions, and the production ``piece.<name>-move`` moves it on the
+        rule set's board (its attacks are declared from the same movement)."""
+        from .pieces import PieceType, piece_rule, register_piece_type
+        if not isinstance(piece, PieceType):
+            raise RuleSetError(f"add_piece takes a PieceType, not {type(piece).__name__}")
+        if piece.rule_name in self.productions:
+            raise RuleSetError(f"the piece {piece.name!r} is in the rule set already "
+                               f"({piece.rule_name})")
+        register_piece_type(piece)
+        rule, fn_name, gen = piece_rule(piece, self.topology)
+        self.function(fn_name, gen)
+        self.add(rule, origin)
+        self.config.setdefault("pieces", {})[piece.name] = (piece.letter, piece.betza)
+        # built on the board it has now: a geometry preset loaded over it later
+        # (wrap-board) is refused rather than leaving this piece on the old board
+        self.config.setdefault("topology-bound", []).append(piece.rule_name)
 
     def _checked(self, prod: Production | Rule) -> Production:
         if not isinstance(prod, (Production, Rule)):

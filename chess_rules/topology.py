@@ -88,6 +88,10 @@ class Topology:
 
     name = "topology"
     dedupe = True
+    #: the board's size and its squares (``file + width * rank``)
+    width = 8
+    height = 8
+    squares = range(64)
     origin_dirs: dict[str, tuple[tuple[str, ...], ...]] | None
 
     # One instance per (class, normalised arguments): tables are built once.
@@ -177,6 +181,15 @@ class Topology:
         """Squares a slider on ``sq`` walks in ``direction`` on an empty board, in
         order, excluding ``sq``; no square is listed twice."""
         return self.rays[direction][sq]
+
+    def displace(self, sq: int, df: int, dr: int) -> int | None:
+        """The square reached from ``sq`` by the displacement (df, dr) on this
+        topology (wrapping on the cylinder), or None off the board."""
+        return self._move(sq, df, dr)
+
+    def rank_of(self, sq: int) -> int:
+        """The rank index of ``sq`` (0 for rank 1)."""
+        return sq // self.width
 
     def step(self, sq: int, direction: str) -> int | None:
         """The square one step from ``sq`` in ``direction``, or None off the board."""

@@ -710,11 +710,11 @@ def build_parser() -> argparse.ArgumentParser:
     rp.set_defaults(func=cmd_replay)
 
     # the commands of other modules: each adds its own subcommands
-    from houserules import dice_cli, modifiers_cli
+    from houserules import dice_cli, modifiers_cli, variants_cli
     from houserules.engine import cli as engine_cli
     from houserules.lab import cli as lab_cli
     from houserules.web import cli as web_cli
-    for module in (modifiers_cli, dice_cli, engine_cli, lab_cli, web_cli):
+    for module in (modifiers_cli, dice_cli, variants_cli, engine_cli, lab_cli, web_cli):
         module.add_commands(sub)
     return p
 

@@ -10,6 +10,7 @@ from rich.markup import escape
 from chess_rules.errors import ChessError, MoveParseError
 from chess_rules.game import Game
 from chess_rules.notation import parse_uci
+from chess_rules.squares import PIECE_LETTER
 
 PIECE_VALUE = {"pawn": 1, "knight": 3, "bishop": 3, "rook": 5, "queen": 9, "king": 0}
 GLYPH = {("king", "white"): "K", ("queen", "white"): "Q", ("rook", "white"): "R",
@@ -31,7 +32,7 @@ def render(game: Game, flip: bool = False) -> str:
             if t is None:
                 row.append("." if (rank + f) % 2 else ":")
             else:
-                g = GLYPH[(t, "white")]
+                g = GLYPH.get((t, "white")) or PIECE_LETTER[t]     # a fairy piece: its letter
                 row.append(g if c == "white" else g.lower())
         lines.append(f"{rank + 1}  " + " ".join(row))
     lines.append("   " + " ".join("abcdefgh"[f] for f in files))

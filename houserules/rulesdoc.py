@@ -165,17 +165,41 @@ def _layouts_section() -> str:
     return "\n".join(rows) + "\n"
 
 
+def _variants_section() -> str:
+    from chess_rules import variants
+    from chess_rules.variants import compile as variant_compile
+    rows = ["## variants.ini\n", _demote(_doc(variants)), "", _demote(_doc(variant_compile)), "",
+            "### Options read\n", "| option | read as |", "|---|---|"]
+    for k, v in variants.SUPPORTED.items():
+        if k.startswith("customPiece"):
+            if k == "customPiece1":
+                rows.append(f"| `customPiece1` .. `customPiece25` | {v} |")
+            continue
+        rows.append(f"| `{k}` | {v} |")
+    rows += ["", "Accepted and without effect on the rules (XBoard/GUI and engine "
+             "tuning): " + ", ".join(f"`{k}`" for k in variants.IGNORED) + ". Any other "
+             "option is refused with its name and line.", "",
+             "### The catalogue (`houserules variants`)\n", "| variant | what it is |", "|---|---|"]
+    rows += [f"| `{s.name}` | {s.description} |" for s in variants.catalogue()]
+    rows += ["", variants.DIFFERENCES.strip()]
+    return "\n".join(rows) + "\n"
+
+
 def render() -> str:
     # (the modules are imported here, by name: import-linter sees what this
     # generator of the whole project's rules reads)
     import dice
-    from chess_rules import move_helpers, position, rule_files
+    from chess_rules import betza, move_helpers, movement, pieces, position, rule_files
     from presets import modifiers
     parts = [INTRO, _fide_section(),
              _section("Positions: FEN and the extended form", position),
              _presets_section(), _layouts_section(),
              _section("Custom rule files", rule_files),
              _section("Move helpers", move_helpers),
+             _section("Movement legs", movement),
+             _section("Fairy pieces: Betza notation", betza),
+             _section("Piece types", pieces),
+             _variants_section(),
              _section("Custom modifiers", modifiers),
              _section("Dice Chess", dice)]
     return as_markdown("\n".join(p.rstrip() + "\n" for p in parts if p))

@@ -11,7 +11,9 @@ MODULES = ["rete", "rete.declare", "rete.model", "rete.session", "chess_rules.ga
            "chess_rules.fide", "chess_rules.moves", "chess_rules.ruleset_spec", "chess_rules.ruleset",
            "chess_rules.pgn", "chess_rules.replay", "houserules.scenarios.checks",
            "dice.game", "dice.turns", "presets", "presets.composition",
-           "presets.registry", "houserules.engine", "houserules.web.board"]
+           "presets.registry", "houserules.engine", "houserules.web.board",
+           "chess_rules.movement", "chess_rules.betza", "chess_rules.pieces",
+           "chess_rules.variants", "chess_rules.variants.ini"]
 PACKAGES = ("rete", "chess_rules", "presets", "dice", "houserules")
 
 

@@ -35,7 +35,7 @@ def variant_rules(variant: Variant) -> VariantRules:
 @lru_cache(maxsize=32)
 def _build(key: str) -> VariantRules:
     v = Variant.model_validate({**json.loads(key), "name": "-"})
-    from chess_rules.custom import load_rule_text
+    from chess_rules.rule_files import load_rule_text
     from chess_rules.fide import fide_rules
     from presets import load
     from presets.layouts import get_layout, preferred_layout

@@ -76,8 +76,8 @@ from rete import Call, Collect, P, Rule, Test, V, Var
 from rete.model import Fact, Pattern
 
 from chess_rules.errors import FenError
-from chess_rules.fide import add_pawn_move
 from chess_rules.move_helpers import for_each_piece, mover_pattern
+from chess_rules.movement import compile_attacks, compile_generator, leap, step
 from chess_rules.moves import Move
 from chess_rules.position import several_moves_a_turn
 from chess_rules.squares import SQUARE_NAMES
@@ -111,11 +111,21 @@ META = PresetMeta(
     gallery="v2",
 )
 
-FORWARD = {"white": "N", "black": "S"}
 BACKWARD = {"white": "S", "black": "N"}
 DIAGONALS = {"white": ("NW", "NE"), "black": ("SW", "SE")}
-SIDEWAYS = ("W", "E")
-HOME_RANK = {"white": 1, "black": 6}
+
+
+#: the Berolina pawn as data: a diagonal push, a diagonal double step from the
+#: home rank (no jumping), a capture straight forward (and, berolina-pawns-2,
+#: sideways)
+BEROLINA_PUSH = (step("NW", "NE", mode="move", blocked="{to} is occupied (a Berolina pawn "
+                      "moves diagonally only to empty squares)"),)
+BEROLINA_DOUBLE = (leap((-2, 2), (2, 2), mode="move", lame=True, initial=True, from_ranks=(1,),
+                        ep=True, blocked="{blocked} is occupied"),)
+BEROLINA_CAPTURE = (step("N", mode="capture", empty="a Berolina pawn moves straight forward "
+                         "only to capture, and {to} is empty"),)
+BEROLINA_SIDEWAYS = (step("W", "E", mode="capture", empty="a Berolina pawn moves sideways "
+                          "only to capture, and {to} is empty"),)
 
 
 def scope_colors(config) -> frozenset:
@@ -191,80 +201,35 @@ def _kept_ep(rules, prod, own, sides: str, tag: str):
 
 
 def install_berolina(rules, config, sideways: bool, tag: str) -> None:
+    """Replace the four pawn productions with the Berolina pawn's legs (for
+    the colours in scope; the others keep the movers this builds on)."""
     scope = scope_colors(config)
-    # the sides out of scope keep the pawn movers of the rule set this builds on
-    # (FIDE's, a geometry preset's, or the base's own rules'): the replacements
-    # keep their behaviour for them. With scope both nothing is kept: over a
-    # base whose own rules replaced one, the preset would undo it (refused)
+    topo = rules.topology
+    captures = BEROLINA_CAPTURE + (BEROLINA_SIDEWAYS if sideways else ())
+    own = {"fide.pawn-single-push": ("single", compile_generator("pawn", BEROLINA_PUSH, topo)),
+           "fide.pawn-double-push": ("double", compile_generator("pawn", BEROLINA_DOUBLE, topo)),
+           "fide.pawn-capture": ("capture", compile_generator("pawn", captures, topo)),
+           "fide.en-passant": ("ep", make_ep_capture(topo.steps))}
     kept = "/".join(c for c in ("white", "black") if c not in scope)
-    if kept:
-        old = {n: rules.build_on(n) for n in PAWN_MOVERS}
-    else:
-        old = {n: rules.get(n, hint=f"{tag} keeps it only for the side out of its scope, "
-                                    "and its scope is both")
-               for n in PAWN_MOVERS}
-    steps = rules.topology.steps
-    old_attacks = rules.attacks_of(old["fide.pawn-capture"])
+    scope_doc = "" if not kept else f" ({'/'.join(sorted(scope))} only; {kept} as before)"
+    what = "straight forward or sideways" if sideways else "straight forward"
+    docs = {
+        "fide.pawn-single-push": f"{tag}: a pawn steps one square diagonally forward to an "
+                                 f"empty square{scope_doc}.",
+        "fide.pawn-double-push": f"{tag}: an unmoved pawn on its home rank steps two squares "
+                                 f"diagonally forward through an empty one{scope_doc}.",
+        "fide.pawn-capture": f"{tag}: a pawn captures one square {what}{scope_doc}.",
+        "fide.en-passant": f"{tag}: a pawn captures onto the square a double step passed, "
+                           f"straight forward (Parton), taking the pawn that made it{scope_doc}.",
+    }
+    replace_pawn_movers(rules, scope, own, docs, compile_attacks("pawn", captures, topo), tag)
+    rules.config["strict-ep"] = False
+    rules.config["ep-pawn-infer"] = make_ep_pawn_infer(scope, topo.steps)
 
-    def gen_single(ctx, p):
-        v = p.values
-        c = v["color"]
-        st = ctx.session.chess
-        sq = v["square"]
-        rule = ctx.pnode.production.name
-        for d in DIAGONALS[c]:
-            to = steps[d][sq]
-            if to is None:
-                continue
-            if st.colors[to] is None:
-                add_pawn_move(st, sq, to, c, "normal", None, rule)
-            else:
-                st.refuse(SQUARE_NAMES[sq] + SQUARE_NAMES[to], rule,
-                          f"{SQUARE_NAMES[to]} is occupied (a Berolina pawn moves diagonally "
-                          "only to empty squares)")
 
-    def gen_double(ctx, p):
-        v = p.values
-        c = v["color"]
-        sq = v["square"]
-        if v["moved"] or sq >> 3 != HOME_RANK[c]:
-            return
-        st = ctx.session.chess
-        colors = st.colors
-        rule = ctx.pnode.production.name
-        for d in DIAGONALS[c]:
-            mid = steps[d][sq]
-            to = None if mid is None else steps[d][mid]
-            if to is None:
-                continue
-            if colors[mid] is None and colors[to] is None:
-                add_pawn_move(st, sq, to, c, "double-push", None, rule, ep_square=mid)
-            else:
-                blocked = mid if colors[mid] is not None else to
-                st.refuse(SQUARE_NAMES[sq] + SQUARE_NAMES[to], rule,
-                          f"{SQUARE_NAMES[blocked]} is occupied")
-
-    def gen_capture(ctx, p):
-        v = p.values
-        c = v["color"]
-        st = ctx.session.chess
-        colors = st.colors
-        sq = v["square"]
-        rule = ctx.pnode.production.name
-        targets = [steps[FORWARD[c]][sq]]
-        if sideways:
-            targets += [steps[d][sq] for d in SIDEWAYS]
-        for to in targets:
-            if to is None:
-                continue
-            oc = colors[to]
-            if oc is not None and oc != c:
-                add_pawn_move(st, sq, to, c, "normal", to, rule)
-            elif oc is None:
-                st.refuse(SQUARE_NAMES[sq] + SQUARE_NAMES[to], rule,
-                          f"a Berolina pawn moves {'straight forward' if to == targets[0] else 'sideways'}"
-                          f" only to capture, and {SQUARE_NAMES[to]} is empty")
-
+def make_ep_capture(steps):
+    """The en-passant generator of a Berolina pawn: it takes straight forward
+    onto the target, removing the pawn that made the double step."""
     def gen_ep(ctx, ep, color):
         st = ctx.session.chess
         v = ep.values
@@ -275,20 +240,78 @@ def install_berolina(rules, config, sideways: bool, tag: str) -> None:
         if s is not None and st.types[s] == "pawn" and st.colors[s] == color:
             st.add(Move(s, target, None, "pawn", "en-passant", victim,
                         ctx.pnode.production.name))
+    return gen_ep
+
+
+def replace_pawn_movers(rules, scope, own, docs, own_attacks, tag: str) -> None:
+    """Put ``own`` (production name -> (function suffix, generator)) in the
+    place of the four pawn productions, with ``docs``. The sides out of
+    ``scope`` keep the pawn movers of the rule set this builds on (FIDE's, a
+    geometry preset's, or the base's own rules'), and their attacks; with scope
+    both nothing is kept: over a base whose own rules replaced one, the preset
+    would undo it (refused)."""
+    kept = "/".join(c for c in ("white", "black") if c not in scope)
+    if kept:
+        old = {n: rules.build_on(n) for n in PAWN_MOVERS}
+    else:
+        old = {n: rules.get(n, hint=f"{tag} keeps it only for the side out of its scope, "
+                                    "and its scope is both")
+               for n in PAWN_MOVERS}
+    old_attacks = rules.attacks_of(old["fide.pawn-capture"])
 
     def attacks(colors, types, target, by):
         if by not in scope:
             return old_attacks(colors, types, target, by) if old_attacks else False
-        s = steps[BACKWARD[by]][target]
-        if s is not None and types[s] == "pawn" and colors[s] == by:
-            return True
-        if sideways:
-            for d in SIDEWAYS:
-                s = steps[d][target]
-                if s is not None and types[s] == "pawn" and colors[s] == by:
-                    return True
-        return False
+        return own_attacks(colors, types, target, by)
 
+    for name in PAWN_MOVERS:
+        prod = old[name]
+        suffix, gen = own[name]
+        meta = dict(prod.meta) if name == "fide.pawn-capture" or kept else {}
+        meta.pop("attacks", None)
+        meta.pop("attack-group", None)
+        fn_name = f"gen.{tag}.{suffix}"
+        if name == "fide.pawn-capture":
+            meta["attacks"] = attacks
+            meta["attack-group"] = "preset"
+        elif kept:
+            # the kept side's captures there (a base rule's pawn that takes as it
+            # steps) still attack
+            keep_attacks = rules.attacks_of(prod)
+            if keep_attacks is not None:
+                meta["attacks"] = (lambda colors, types, target, by, f=keep_attacks:
+                                   by not in scope and f(colors, types, target, by))
+                meta["attack-group"] = "preset"
+        if kept:
+            # the production as it was (its conditions: the pawns it matches, the
+            # arguments of its call), calling a generator that hands the kept
+            # side's pawns to its own with all those arguments
+            if name != "fide.en-passant":
+                fn, args = _kept_mover(rules, prod, gen, kept, tag)
+            else:
+                fn, args = _kept_ep(rules, prod, gen, kept, tag)
+            rules.function(fn_name, fn)
+            rules.replace(prod.replace(actions=(Call(fn_name, *args),), meta=meta,
+                                       doc=docs[name]))
+            continue
+        if name != "fide.en-passant":
+            rules.function(fn_name, for_each_piece(gen))
+            rule = (Rule(name, stage="generate", doc=docs[name], **meta)
+                    .when(P("movegen", color=V.c),
+                          Collect(P("piece", type="pawn", color=V.c)).as_("ps"))
+                    .then(Call(fn_name, V.ps)))
+        else:
+            rules.function(fn_name, gen)
+            rule = (Rule(name, stage="generate", doc=docs[name], **meta)
+                    .when(P("movegen", color=V.c), P("ep", by=V.o).as_("e"),
+                          Test("ne", V.o, V.c))
+                    .then(Call(fn_name, V.e, V.c)))
+        rules.replace(rule)
+
+
+def make_ep_pawn_infer(scope, steps):
+    """How a loaded position's en-passant target names its pawn (the pawn that
+    made the double step), with Berolina pawns for the colours in ``scope``."""
     def infer_ep_pawn(st, target):
         rank = target >> 3
         maker = "white" if rank == 2 else "black" if rank == 5 else None
@@ -324,65 +347,7 @@ def install_berolina(rules, config, sideways: bool, tag: str) -> None:
         raise FenError("en_passant", f"either {SQUARE_NAMES[cands[0]]} or {SQUARE_NAMES[cands[1]]} "
                                      f"could have made the target {name}: say which with "
                                      f"ep-pawn:{name}=SQ")
-
-    scope_doc = "" if not kept else f" ({'/'.join(sorted(scope))} only; {kept} as before)"
-    what = "straight forward or sideways" if sideways else "straight forward"
-    docs = {
-        "fide.pawn-single-push": f"{tag}: a pawn steps one square diagonally forward to an "
-                                 f"empty square{scope_doc}.",
-        "fide.pawn-double-push": f"{tag}: an unmoved pawn on its home rank steps two squares "
-                                 f"diagonally forward through an empty one{scope_doc}.",
-        "fide.pawn-capture": f"{tag}: a pawn captures one square {what}{scope_doc}.",
-        "fide.en-passant": f"{tag}: a pawn captures onto the square a double step passed, "
-                           f"straight forward (Parton), taking the pawn that made it{scope_doc}.",
-    }
-    own = {"fide.pawn-single-push": ("single", gen_single),
-           "fide.pawn-double-push": ("double", gen_double),
-           "fide.pawn-capture": ("capture", gen_capture)}
-    for name in PAWN_MOVERS:
-        prod = old[name]
-        meta = dict(prod.meta) if name == "fide.pawn-capture" or kept else {}
-        meta.pop("attacks", None)
-        meta.pop("attack-group", None)
-        fn_name = f"gen.{tag}.{own[name][0] if name in own else 'ep'}"
-        if name == "fide.pawn-capture":
-            meta["attacks"] = attacks
-            meta["attack-group"] = "preset"
-        elif kept:
-            # the kept side's captures there (a base rule's pawn that takes as it
-            # steps) still attack
-            keep_attacks = rules.attacks_of(prod)
-            if keep_attacks is not None:
-                meta["attacks"] = (lambda colors, types, target, by, f=keep_attacks:
-                                   by not in scope and f(colors, types, target, by))
-                meta["attack-group"] = "preset"
-        if kept:
-            # the production as it was (its conditions: the pawns it matches, the
-            # arguments of its call), calling a generator that hands the kept
-            # side's pawns to its own with all those arguments
-            if name in own:
-                fn, args = _kept_mover(rules, prod, own[name][1], kept, tag)
-            else:
-                fn, args = _kept_ep(rules, prod, gen_ep, kept, tag)
-            rules.function(fn_name, fn)
-            rules.replace(prod.replace(actions=(Call(fn_name, *args),), meta=meta,
-                                       doc=docs[name]))
-            continue
-        if name in own:
-            rules.function(fn_name, for_each_piece(own[name][1]))
-            rule = (Rule(name, stage="generate", doc=docs[name], **meta)
-                    .when(P("movegen", color=V.c),
-                          Collect(P("piece", type="pawn", color=V.c)).as_("ps"))
-                    .then(Call(fn_name, V.ps)))
-        else:
-            rules.function(fn_name, gen_ep)
-            rule = (Rule(name, stage="generate", doc=docs[name], **meta)
-                    .when(P("movegen", color=V.c), P("ep", by=V.o).as_("e"),
-                          Test("ne", V.o, V.c))
-                    .then(Call(fn_name, V.e, V.c)))
-        rules.replace(rule)
-    rules.config["strict-ep"] = False
-    rules.config["ep-pawn-infer"] = infer_ep_pawn
+    return infer_ep_pawn
 
 
 BACK = {"NW": "SE", "NE": "SW", "SW": "NE", "SE": "NW"}

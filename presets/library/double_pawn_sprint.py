@@ -22,12 +22,8 @@ Fairy-Stockfish: compared in ``tests/presets/test_v1_fsf.py`` with chess whose
 ``doubleStepRegion`` is every rank: legal moves (mid-board en passant and the
 promoting sprint included) and perft agree; no semantic difference found.
 """
-from rete import Call, Collect, P, Rule, V
-
-from chess_rules import geometry as geo
 from chess_rules.errors import FenError
-from chess_rules.move_helpers import for_each_piece
-from chess_rules.moves import Move
+from chess_rules.movement import leap, mover_rule
 from chess_rules.position import several_moves_a_turn
 from chess_rules.squares import SQUARE_NAMES, opposite
 
@@ -80,39 +76,18 @@ def fix_ep_targets(game, pos) -> None:
             s.modify(e, pawn=pawn, by=maker)
 
 
+#: two squares straight forward from any rank, through an empty one
+SPRINT = leap((0, 2), mode="move", lame=True, ep=True,
+              blocked="{blocked} is occupied (a sprint needs both squares empty)")
+
+
 def apply(rules, config) -> None:
-    topo = rules.topology
-
-    def gen_sprint(ctx, p):
-        st = ctx.session.chess
-        v = p.values
-        sq, c = v["square"], v["color"]
-        rule = ctx.pnode.production.name
-        mid = geo.pawn_push_square(topo, sq, c)
-        if mid is None:
-            return
-        to = geo.pawn_push_square(topo, mid, c)
-        if to is None:
-            return
-        colors = st.colors
-        if colors[mid] is not None or colors[to] is not None:
-            blocked = mid if colors[mid] is not None else to
-            st.refuse(SQUARE_NAMES[sq] + SQUARE_NAMES[to], rule,
-                      f"{SQUARE_NAMES[blocked]} is occupied (a sprint needs both squares empty)")
-            return
-        if geo.is_promotion_square(to, c):
-            for pt in st.promotion_types:
-                st.add(Move(sq, to, pt, "pawn", "normal", None, rule))
-        else:
-            st.add(Move(sq, to, None, "pawn", "double-push", None, rule, ep_square=mid))
-
-    rules.function("gen.pawn-sprint", for_each_piece(gen_sprint))
-    rules.replace(Rule("fide.pawn-double-push", stage="generate",
-                       doc="double-pawn-sprint: a pawn on any rank advances two squares "
-                           "through an empty one (promoting on the last rank).")
-                  .when(P("movegen", color=V.c),
-                        Collect(P("piece", type="pawn", color=V.c)).as_("ps"))
-                  .then(Call("gen.pawn-sprint", V.ps)))
+    rule, gen = mover_rule(
+        "fide.pawn-double-push", "pawn", (SPRINT,), rules.topology,
+        "double-pawn-sprint: a pawn on any rank advances two squares through an empty "
+        "one (promoting on the last rank).", "gen.pawn-sprint", meta={})
+    rules.function("gen.pawn-sprint", gen)
+    rules.replace(rule)
     rules.config["strict-ep"] = False
     rules.config["ep-pawn-infer"] = infer_ep_pawn
     rules.setup_hooks.append(fix_ep_targets)

@@ -37,11 +37,9 @@ Rulings:
 Fairy-Stockfish: not compared - FSF's Betza has no two-leap knight whose
 intermediate square must be empty.
 """
-from rete import Call, Collect, P, Rule, V
-
-from chess_rules.move_helpers import for_each_piece
-from chess_rules.moves import Move
+from chess_rules.movement import compile_attacks, double_leap, mover_rule
 from chess_rules.squares import SQUARE_NAMES
+from chess_rules.topology import KNIGHT_OFFSETS
 
 from presets.base import PresetMeta
 
@@ -53,75 +51,39 @@ META = PresetMeta(
 )
 
 
-def double_leap_paths(topo, sq):
-    """{final square: [intermediate squares]} for two leaps from ``sq`` (not back to
-    ``sq`` and not onto a single-leap square)."""
-    leaps = topo.knight_leaps
-    single = set(leaps[sq])
-    out: dict[int, list[int]] = {}
-    for a in leaps[sq]:
-        for b in leaps[a]:
-            if b != sq and b not in single:
-                out.setdefault(b, []).append(a)
-    return out
+def _why_not(session, to, colour, in_the_way):
+    """Why a double leap onto ``to`` is not made: the squares between all
+    taken, or what stands on ``to``."""
+    st = session.chess
+    name = SQUARE_NAMES[to]
+    if in_the_way:
+        return f"every intermediate square ({', '.join(SQUARE_NAMES[a] for a in in_the_way)}) is occupied"
+    if st.colors[to] == colour:
+        return f"{name} holds {colour}'s own {st.types[to]}"
+    return f"{name} is occupied and this knight never captures"
 
 
 def apply(rules, config) -> None:
-    topo = rules.topology
-    leaps = topo.knight_leaps
-    paths = [double_leap_paths(topo, sq) for sq in range(64)]
-
     old = rules.build_on("fide.knight-move")
     # one leap: as the knight moves in the rule set this builds on (FIDE's, or a
     # knight a rule of the base made of it), with the attacks it declares or its
     # move helpers imply; none: that knight never captures, nor does its double leap
     one = rules.attacks_of(old)
-    captures = one is not None
-
-    def gen_double(ctx, p):
-        st = ctx.session.chess
-        colors = st.colors
-        v = p.values
-        sq, c = v["square"], v["color"]
-        rule = ctx.pnode.production.name
-        for b, mids in paths[sq].items():
-            oc = colors[b]
-            if oc == c:
-                st.refuse(SQUARE_NAMES[sq] + SQUARE_NAMES[b], rule,
-                          f"{SQUARE_NAMES[b]} holds {c}'s own {st.types[b]}")
-                continue
-            if oc is not None and not captures:
-                st.refuse(SQUARE_NAMES[sq] + SQUARE_NAMES[b], rule,
-                          f"{SQUARE_NAMES[b]} is occupied and this knight never captures")
-                continue
-            if any(colors[a] is None for a in mids):
-                st.add(Move(sq, b, None, "knight", "normal", None if oc is None else b, rule))
-            else:
-                names = ", ".join(SQUARE_NAMES[a] for a in mids)
-                st.refuse(SQUARE_NAMES[sq] + SQUARE_NAMES[b], rule,
-                          f"every intermediate square ({names}) is occupied")
-
-    def attacks(colors, types, target, by):
-        if one(colors, types, target, by):
-            return True
-        # two leaps through an empty square (knight leaps are symmetric)
-        for a in leaps[target]:
-            if colors[a] is None:
-                for s in leaps[a]:
-                    if s != target and types[s] == "knight" and colors[s] == by:
-                        return True
-        return False
+    twice = double_leap(*KNIGHT_OFFSETS, mode="both" if one else "move", blocked=_why_not)
+    two = compile_attacks("knight", (twice,), rules.topology)
+    assert two is not None or one is None       # it captures where the one leap does
 
     meta = dict(old.meta)
-    if captures:
-        meta["attacks"] = attacks
+    if one is not None and two is not None:
+        meta["attacks"] = lambda colors, types, target, by: (
+            one(colors, types, target, by) or two(colors, types, target, by))
         meta["attack-group"] = "preset"
     rules.replace(old.replace(
         meta=meta, doc=old.doc + (" (knights-leap-twice: it attacks its one- and two-leap "
-                                  "squares)" if captures else "")))
-    rules.function("gen.knight-double-leap", for_each_piece(gen_double))
-    rules.add(Rule("preset.knight-double-leap", stage="generate",
-                   doc="A knight makes two knight leaps through an empty intermediate square.")
-              .when(P("movegen", color=V.c),
-                    Collect(P("piece", type="knight", color=V.c)).as_("ps"))
-              .then(Call("gen.knight-double-leap", V.ps)))
+                                  "squares)" if one is not None else "")))
+    rule, gen = mover_rule(
+        "preset.knight-double-leap", "knight", (twice,), rules.topology,
+        "A knight makes two knight leaps through an empty intermediate square.",
+        "gen.knight-double-leap", meta={})
+    rules.function("gen.knight-double-leap", gen)
+    rules.add(rule)

@@ -37,8 +37,8 @@ Fairy-Stockfish: not compared - FSF has no warping rider.
 """
 from rete import Call, Collect, P, Rule, V
 
-from chess_rules import geometry as geo
-from chess_rules.move_helpers import for_each_piece
+from chess_rules.move_helpers import as_pieces
+from chess_rules.movement import compile_attacks, destinations, slide
 from chess_rules.moves import Move
 from chess_rules.squares import ORTHOGONAL
 from chess_rules.topology import ROOK_WARP
@@ -58,27 +58,25 @@ META = PresetMeta(
     },
 )
 
-_ROOK = ("rook",)
-
-
-def warp_attacks(colors, types, target, by):
-    return geo.attacked_by_slider(colors, types, ROOK_WARP, target, by, _ROOK, ORTHOGONAL)
+#: a rook's slide; on ROOK_WARP it goes on from the opposite edge
+ROOK_SLIDE = slide(*ORTHOGONAL)
 
 
 def apply(rules, config) -> None:
-    plain = rules.topology
+    normal = destinations((ROOK_SLIDE,), rules.topology)
+    warped = destinations((ROOK_SLIDE,), ROOK_WARP)
 
-    def gen_warp(ctx, p):
+    def gen_warp(ctx, pieces):
         st = ctx.session.chess
         colors = st.colors
-        v = p.values
-        sq, c = v["square"], v["color"]
         rule = ctx.pnode.production.name
-        normal = set(geo.slide_targets(colors, plain, sq, c, ORTHOGONAL))
-        for to in geo.slide_targets(colors, ROOK_WARP, sq, c, ORTHOGONAL):
-            if to not in normal:
-                st.add(Move(sq, to, None, "rook", "normal",
-                            None if colors[to] is None else to, rule))
+        for p in as_pieces(pieces):
+            sq, c = p.values["square"], p.values["color"]
+            plain = set(normal(colors, sq, c))
+            for to in warped(colors, sq, c):
+                if to not in plain:
+                    st.add(Move(sq, to, None, "rook", "normal",
+                                None if colors[to] is None else to, rule))
 
     # read, not built on: the attacks become a FIDE rook's warped slides and the
     # warp continues a FIDE rook's slide, capturing: over a base whose own rule
@@ -87,10 +85,10 @@ def apply(rules, config) -> None:
                                            "slides, and its warp continues a FIDE rook's "
                                            "slide and captures")
     meta = dict(old.meta)
-    meta["attacks"] = warp_attacks
+    meta["attacks"] = compile_attacks("rook", (ROOK_SLIDE,), ROOK_WARP)
     meta["attack-group"] = "preset"
     rules.replace(old.replace(meta=meta, doc=old.doc + " (rook-warp: its attacks warp)"))
-    rules.function("gen.rook-warp-slide", for_each_piece(gen_warp))
+    rules.function("gen.rook-warp-slide", gen_warp)
     rules.add(Rule("preset.rook-warp-slide", stage="generate",
                    doc="A rook's slide that reached the edge through empty squares continues "
                        "from the opposite edge of its rank or file.")
