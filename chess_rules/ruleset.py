@@ -361,7 +361,11 @@ class RuleSet:
         self._check_royal_types()
         self._check_position_keys()
         s = ChessSession(stages=self.stages)
-        s.slot_values = slot_values     # a typo in a symbolic value is refused
+        # a typo in a symbolic value is refused; the rule set's own piece types
+        # (read when a rule compiles: add_piece may come after this build)
+        config = self.config
+        s.slot_values = lambda template, slot: slot_values(template, slot,
+                                                           config.get("pieces", ()))
         for name, after, before in self.extra_stages:
             s.define_stage(name, after=after, before=before)
         for t in self.templates.values():

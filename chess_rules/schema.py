@@ -71,10 +71,21 @@ SLOT_VALUES: dict[tuple[str, str], tuple] = {
 }
 
 
-def slot_values(template: str, slot: str) -> tuple | None:
+#: The slots that hold a piece type: a rule set's own piece types (fairy
+#: pieces, :meth:`RuleSet.add_piece <chess_rules.ruleset.RuleSet.add_piece>`)
+#: are values there beside FIDE's six.
+PIECE_TYPE_SLOTS = frozenset({("piece", "type"), ("royal", "type"), ("move", "piece"),
+                              ("move", "promo")})
+
+
+def slot_values(template: str, slot: str, piece_types=()) -> tuple | None:
     """The values ``template``'s ``slot`` can hold, or None for any: the hook a
-    chess session gives the engine (:attr:`rete.Session.slot_values`)."""
-    return SLOT_VALUES.get((template, slot))
+    chess session gives the engine (:attr:`rete.Session.slot_values`), with
+    ``piece_types``, the rule set's own piece types, where a type is held."""
+    values = SLOT_VALUES.get((template, slot))
+    if values is not None and piece_types and (template, slot) in PIECE_TYPE_SLOTS:
+        values = values + tuple(piece_types)
+    return values
 
 
 #: What each slot of each template holds, for a rule author (docs/facts.md).
