@@ -168,12 +168,12 @@ def _causes(exc: BaseException):
     """``exc`` and what it came from (``raise ... from``, an ActionError's cause),
     the first cause last."""
     seen = set()
-    while exc is not None and id(exc) not in seen:
-        seen.add(id(exc))
-        yield exc
-        exc = getattr(exc, "cause", None) if isinstance(getattr(exc, "cause", None),
-                                                       BaseException) \
-            else (exc.__cause__ or exc.__context__)
+    at: BaseException | None = exc
+    while at is not None and id(at) not in seen:
+        seen.add(id(at))
+        yield at
+        cause = getattr(at, "cause", None)
+        at = cause if isinstance(cause, BaseException) else (at.__cause__ or at.__context__)
 
 
 def user_code_location(exc: BaseException) -> str | None:

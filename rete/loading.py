@@ -81,8 +81,9 @@ def error_position(e: BaseException, loc: RuleLocation, templates,
         if hit is None:
             hit = first("mslot", lambda vs: name is None or vs[1] == name[1])
     elif isinstance(e, UnknownSlotValueError):
-        hit = first("slot", lambda ts: tuple(ts) == name) or \
-            first("mslot", lambda vs: vs[1] == name[1])
+        template, slot = e.name
+        hit = first("slot", lambda ts: tuple(ts) == (template, slot)) or \
+            first("mslot", lambda vs: vs[1] == slot)
     elif isinstance(e, UnknownFunctionError):
         hit = first("function", lambda f: f == name if name is not None else f not in functions)
     elif isinstance(e, ActionFunctionError):

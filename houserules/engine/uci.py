@@ -21,9 +21,9 @@ FEN or an illegal move is reported as ``info string`` and ignored (an illegal
 move in ``position`` leaves the previous position); the search runs in a
 thread, on its own copy of the game, so that ``stop``, ``isready`` and
 ``quit`` are answered at once and ``position`` or ``setoption`` during a
-search prepare the next one; a ``go`` during a search waits for it to end
-(an infinite one must be stopped first). At the end of the input a search
-with limits finishes and prints its ``bestmove``. Nothing but protocol is
+search prepare the next one; a ``go`` during a search stops it (its
+``bestmove`` comes first). At the end of the input a search with limits
+finishes and prints its ``bestmove``. Nothing but protocol is
 ever written to the output.
 """
 from __future__ import annotations
@@ -238,10 +238,11 @@ class UciEngine:
             self.info(f"go: {error}")
             return
         if self.thread is not None and self.thread.is_alive():
-            if self.infinite:
-                self.info("go: an infinite search is running; send stop first")
-                return
-            self.thread.join()          # (a GUI waits for bestmove; a script may not)
+            # (a GUI waits for bestmove before its next go; a go that comes
+            # sooner stops the search, which answers, so that no search, however
+            # long its limits, ever holds up the input)
+            self.info("go: a search was running: stopped")
+            self._stop_search()
         self.infinite = "infinite" in flags
         self.stop_event = threading.Event()
         target: Callable

@@ -142,3 +142,12 @@ def test_game_over_position_answers_none(uci):
     assert uci.engine.game.fen().startswith("R5k1")
     uci.send("go depth 1")
     assert uci.wait_for("bestmove") == "bestmove (none)"
+
+
+def test_a_go_during_a_search_stops_it_first(uci):
+    uci.send("position startpos", "go depth 60")
+    uci.send("go depth 1")
+    with uci.cond:
+        assert uci.cond.wait_for(
+            lambda: sum(x.startswith("bestmove") for x in uci.lines) == 2, 30), uci.lines
+    assert "info string go: a search was running: stopped" in uci.lines
