@@ -483,10 +483,13 @@ def cmd_replay(args) -> int:
 
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
+
+    from rete import build_kind
     try:
-        return version("houserules")
+        number = version("houserules")
     except PackageNotFoundError:        # run from a source tree, not installed
-        return "(not installed)"
+        number = "(not installed)"
+    return f"{number} ({build_kind()})"     # 'compiled' or 'pure': which build runs
 
 
 def build_parser() -> argparse.ArgumentParser:
