@@ -6,9 +6,11 @@
 imported is not that build (the checkout's source shadowing the installed
 package would otherwise test pure Python twice).
 
-A test marked ``pure_python`` reads what only interpreted code has (a Python
-line number of the engine's own code, line events of a tracer): it is skipped,
-with that reason, on the compiled build only.
+A test marked ``pure_python`` reads what only interpreted code has: the calls
+a profile hook sees in the package's own functions (the Ctrl-C tests strike
+at each of them), or the locals and line numbers of its frames in a traceback
+(where a test that raised in a join is located, to name its rule). It is
+skipped, with that reason, on the compiled build only.
 """
 from __future__ import annotations
 
@@ -53,8 +55,9 @@ def pytest_configure(config):
 def pytest_collection_modifyitems(config, items):
     if rete.build_kind() == "pure":
         return
-    skip = pytest.mark.skip(reason="reads Python line numbers or line events, which "
-                                   "the compiled build's modules do not have")
+    skip = pytest.mark.skip(reason="reads the call events or frame locals and line "
+                                   "numbers of the package's own code, which compiled "
+                                   "modules do not have")
     for item in items:
         if "pure_python" in item.keywords:
             item.add_marker(skip)
