@@ -7,7 +7,7 @@ PY      = $(VENV)/bin/python
 STAMP   = $(VENV)/.installed-dev
 BSTAMP  = $(VENV)/.installed-bench
 
-.PHONY: demo serve browser test fuzz test-floors test-pythons test-slow bench bench-rete bench-perft bench-presets bench-dice bench-instructions bench-compiled bench-strength bench-search bench-lab stockfish clean
+.PHONY: demo serve browser test test-compiled fuzz test-floors test-pythons test-slow bench bench-rete bench-perft bench-presets bench-dice bench-instructions bench-strength bench-search bench-lab stockfish clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,28 @@ browser:
 
 test: $(STAMP)
 	$(PY) -m pytest
+
+# the fast suite against the compiled core: `pip install .` builds a wheel
+# (Cython, from the same source) into its own venv, and the suite runs with
+# PYTHONSAFEPATH set, so neither it nor the commands it starts import the
+# checkout's packages instead of the installed ones; conftest.py stops the run
+# unless every module it should compile runs compiled; then both builds play the
+# same seeded random games and must agree on every move list, tree, outcome, FEN
+CVENV  = .venv-compiled
+CPY    = $(CVENV)/bin/python
+CSTAMP = $(CVENV)/.installed
+SOURCES := $(shell find rete chess_rules presets dice -name '*.py' 2>/dev/null)
+$(CSTAMP): pyproject.toml setup.py $(SOURCES)
+	test -x $(CPY) || { $(PYTHON) -m venv $(CVENV) && $(CPY) -m pip install --quiet --upgrade pip; }
+	$(CPY) -m pip install --quiet '.[dev,web,lab,bench]'
+	PYTHONSAFEPATH=1 $(CPY) -c "import rete; print('houserules build:', rete.build_kind())"
+	touch $(CSTAMP)
+
+test-compiled: $(STAMP) $(CSTAMP)
+	PYTHONSAFEPATH=1 HOUSERULES_EXPECT_BUILD=compiled $(CPY) -m pytest
+	$(CPY) tests/build_differential.py emit > $(CVENV)/compiled.json
+	$(PY) tests/build_differential.py emit > $(CVENV)/pure.json
+	$(PY) tests/build_differential.py compare $(CVENV)/pure.json $(CVENV)/compiled.json
 
 # the fast suite against the lowest version pyproject.toml allows of every
 # direct dependency (its own venv: the floors are a promise to pip users)
@@ -85,8 +107,9 @@ fuzz: $(STAMP)
 test-slow: $(STAMP)
 	$(PY) -m pytest -m slow
 
-bench: $(BSTAMP)
-	$(PY) benchmarks/run_all.py
+# every row of the speed targets on both builds, with their ratios to the peers
+bench: $(BSTAMP) $(CSTAMP)
+	$(PY) benchmarks/builds.py
 
 bench-rete: $(BSTAMP)
 	$(PY) benchmarks/rete_bench.py
@@ -121,14 +144,9 @@ stockfish:
 bench-lab: $(BSTAMP)
 	$(PY) benchmarks/lab_bench.py
 
-# the same benchmarks on a copy of the source compiled with Cython (needs a C
-# compiler): what the interpreter costs; the package stays pure Python
-bench-compiled: $(BSTAMP)
-	$(PY) benchmarks/compiled.py
-
 # instruction counts under callgrind (needs valgrind, a system tool): for A/B runs
 bench-instructions: $(BSTAMP)
 	$(PY) benchmarks/instructions.py
 
 clean:
-	rm -rf $(VENV) $(FLOORS_VENV) .venv-3.* build *.egg-info .pytest_cache
+	rm -rf $(VENV) $(CVENV) $(FLOORS_VENV) .venv-3.* build *.egg-info .pytest_cache

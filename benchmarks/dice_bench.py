@@ -57,7 +57,9 @@ import statistics
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# (appended: the installed packages come first, so a compiled build is the one measured)
+if os.path.dirname(os.path.dirname(os.path.abspath(__file__))) not in sys.path:
+    sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from benchmarks.memory import held, kib, peak  # noqa: E402
 from benchmarks.progress import note, track  # noqa: E402

@@ -41,7 +41,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
+    sys.path.append(ROOT)   # (after the installed packages: a compiled build stays first)
 
 ENGINES = ("houserules", "houserules-written", "clips", "experta", "durable")
 LABELS = {"houserules": "houserules", "houserules-written": "houserules (as written)",

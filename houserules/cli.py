@@ -604,8 +604,14 @@ def cmd_replay(args) -> int:
 
 
 def _version() -> str:
-    from houserules import __version__
-    return __version__
+    from importlib.metadata import PackageNotFoundError, version
+
+    from rete import build_kind
+    try:
+        number = version("houserules")
+    except PackageNotFoundError:        # run from a source tree, not installed
+        number = "(not installed)"
+    return f"{number} ({build_kind()})"     # 'compiled' or 'pure': which build runs
 
 
 def build_parser() -> argparse.ArgumentParser:

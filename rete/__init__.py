@@ -69,10 +69,11 @@ from .model import (Assert, AssertFact, AssertLogical, Call, Collect, Exists, Ex
                     SlotPred, Template, Test, V, Var)
 from .declare import template
 from .session import Context, Firing, Session
+from .buildinfo import build_kind
 
 __all__ = [
     "Assert", "AssertFact", "AssertLogical", "Call", "Collect", "Context", "Exists", "Expr",
     "Fact", "Firing", "Halt", "Modify", "ModifyFact", "Not", "P", "Pattern", "Production",
     "Retract", "RetractFact", "ReteError", "Rule", "Session", "SlotPred", "Template", "Test", "V",
-    "Var", "template",
+    "Var", "build_kind", "template",
 ]

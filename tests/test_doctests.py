@@ -7,7 +7,7 @@ import pytest
 
 #: Every module whose docstrings hold examples (``test_every_module_with_examples_is_listed``
 #: keeps the list whole).
-MODULES = ["rete", "rete.declare", "rete.model", "rete.session", "chess_rules.game",
+MODULES = ["rete", "rete.buildinfo", "rete.declare", "rete.model", "rete.session", "chess_rules.game",
            "chess_rules.fide", "chess_rules.moves", "chess_rules.ruleset_spec", "chess_rules.ruleset",
            "chess_rules.pgn", "chess_rules.replay", "houserules.scenarios.checks",
            "dice.game", "dice.turns", "presets", "presets.composition",

@@ -765,6 +765,7 @@ def raising_rules(tmp_path):
     return tmp_path
 
 
+@pytest.mark.pure_python
 def test_a_rule_that_raises_while_a_statement_runs_is_an_error_at_the_statement(raising_rules):
     f = str(raising_rules / "t.hrt")
     e = error(scen("rules typeerr.hr\nfen r3k3/8/8/8/8/8/8/R3K3 w - - 0 1\nexpect count 20",
@@ -793,6 +794,7 @@ def test_a_rule_that_raises_is_expected_with_expect_refused(raising_rules):
     assert "actual:   refused with MatchError: " in report
 
 
+@pytest.mark.pure_python
 def test_houserules_test_and_pytest_locate_a_raising_rule(raising_rules, capsys, pytester):
     (raising_rules / "t.hrt").write_text(
         scen("rules typeerr.hr\nfen r3k3/8/8/8/8/8/8/R3K3 w - - 0 1\nexpect count 20", "r"))

@@ -9,6 +9,8 @@ from pathlib import Path
 import chess
 import pytest
 
+import rete
+
 from houserules.cli import main
 from chess_rules.game import Game
 
@@ -132,7 +134,21 @@ def test_version(capsys):
     with pytest.raises(SystemExit) as ei:
         main(["--version"])
     assert ei.value.code == 0
-    assert capsys.readouterr().out.strip() == f"houserules {version('houserules')}"
+    # the build that runs, as rete reports it: compiled modules or Python source
+    kind = rete.build_kind()
+    assert kind in ("compiled", "pure")
+    assert capsys.readouterr().out.strip() == f"houserules {version('houserules')} ({kind})"
+
+
+def test_the_build_kind_is_what_the_engine_modules_were_loaded_from():
+    import rete.session
+    compiled = rete.session.__file__.endswith((".so", ".pyd"))
+    assert rete.build_kind() == ("compiled" if compiled else "pure")
+    assert rete.build_kind(rete.session) == rete.build_kind()
+    # a module loaded from source is never called compiled; with a compiled one
+    # beside it, the two are a partly compiled mix
+    assert rete.build_kind(json) == "pure"
+    assert rete.build_kind(json, rete.session) == ("partly compiled" if compiled else "pure")
 
 
 def test_field_count_message_says_what_a_position_holds(capsys):

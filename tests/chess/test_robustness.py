@@ -205,6 +205,7 @@ def check_ctrl_c(op: str, ks) -> None:
         assert g.legal_uci() == legal and g.fen() == fen, k
 
 
+@pytest.mark.pure_python
 @pytest.mark.parametrize("op", sorted(OPS))
 def test_ctrl_c_anywhere_in_an_operation_leaves_the_game_consistent(op):
     # before or after the operation, never in between: the engine's undo is made
@@ -213,6 +214,7 @@ def test_ctrl_c_anywhere_in_an_operation_leaves_the_game_consistent(op):
     check_ctrl_c(op, lambda total: [1 + (total - 1) * i // 39 for i in range(40)])
 
 
+@pytest.mark.pure_python
 def test_ctrl_c_in_the_last_steps_of_a_push():
     # an interrupt in the move's last rules can break the undo of the change it
     # struck (a KeyError), which the rule's action reports as an ActionError: the
@@ -221,6 +223,7 @@ def test_ctrl_c_in_the_last_steps_of_a_push():
     check_ctrl_c("push", lambda total: range(max(1, total - 150), total + 1))
 
 
+@pytest.mark.pure_python
 @pytest.mark.slow
 @pytest.mark.parametrize("op", sorted(OPS))
 def test_ctrl_c_anywhere_many_points(op):

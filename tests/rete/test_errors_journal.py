@@ -100,6 +100,7 @@ def test_fact_errors(s):
     refused(s, E.RetractedFactError, s.retract, b.id)
 
 
+@pytest.mark.pure_python
 def test_match_error_undoes_the_change(s):
     # a production whose test raises on facts already present is refused whole
     e = refused(s, E.MatchError, s.add, Rule("bad").when(P("a", x=V.v), Test("boom", V.v)))
@@ -325,6 +326,7 @@ def _fragile_session():
     return s
 
 
+@pytest.mark.pure_python
 def test_a_match_error_of_a_rule_from_text_points_at_the_function_that_raised():
     s = _fragile_session()
     e = refused(s, E.MatchError, s.assert_fact, "a", x=5)
@@ -333,6 +335,7 @@ def test_a_match_error_of_a_rule_from_text_points_at_the_function_that_raised():
     assert isinstance(e.cause, ZeroDivisionError)
 
 
+@pytest.mark.pure_python
 def test_a_match_error_while_a_rule_from_text_is_added_points_into_it():
     # the facts present are matched by the new rule's own nodes: its test raised
     s = _fragile_session()
@@ -343,6 +346,7 @@ def test_a_match_error_while_a_rule_from_text_is_added_points_into_it():
     assert "a test of rule 'late' raised while matching the new production" in str(e)
 
 
+@pytest.mark.pure_python
 def test_a_match_error_without_rule_text_has_no_position():
     s = Session()
     s.deftemplate("a", "x")
@@ -363,6 +367,7 @@ def test_a_production_keeps_its_test_lines_only_while_its_conditions_stay():
     assert "test_lines" not in repr(p)
 
 
+@pytest.mark.pure_python
 def test_a_raising_comparison_is_located_though_it_has_several_names():
     # '>' and 'gt' are one function: the position is found by the function, not its name
     s = Session()

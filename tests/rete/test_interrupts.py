@@ -9,6 +9,8 @@ import gc
 import sys
 from pathlib import Path
 
+import pytest
+
 from rete import Assert, P, Rule, Session, V
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -31,6 +33,7 @@ def session() -> Session:
     return s
 
 
+@pytest.mark.pure_python
 def test_the_collector_is_back_on_whatever_step_of_a_run_is_interrupted():
     assert gc.isenabled()
     k = 1
@@ -55,6 +58,7 @@ def test_no_checkpoint_stays_open_when_a_run_is_interrupted_in_its_own_steps():
         k += 1
 
 
+@pytest.mark.pure_python
 def test_no_temporary_journal_stays_on_when_a_change_is_interrupted():
     k = 1
     while True:
