@@ -157,8 +157,8 @@ def source_name(source) -> str | None:
 
 
 #: the project's packages: a frame in them is not a user's code
-_OURS = tuple(str(Path(__file__).resolve().parents[1] / name) + os.sep
-              for name in ("rete", "chess_rules", "presets", "dice", "houserules"))
+_PACKAGES = ("rete", "chess_rules", "presets", "dice", "houserules")
+_OURS = tuple(str(Path(__file__).resolve().parents[1] / name) + os.sep for name in _PACKAGES)
 #: where Python and the installed packages live
 _INSTALLED = tuple({os.path.realpath(p) + os.sep for p in
                     (sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix)})
@@ -204,6 +204,8 @@ def user_code_location(exc: BaseException) -> str | None:
 def _users(filename: str) -> bool:
     if filename.startswith("<"):
         return False
+    if not os.path.isabs(filename) and filename.split("/")[0] in _PACKAGES:
+        return False        # a compiled module's frame names its source relative to the build
     path = os.path.realpath(filename)
     return not path.startswith(_OURS) and not path.startswith(_INSTALLED)
 
