@@ -284,8 +284,8 @@ def parse_san(san: str, legal: Iterable,
     letter, from_file, from_rank, to_name, promo = m.groups()
     try:
         to_sq = shape.parse_square(to_name)
-    except ValueError as e:
-        raise MoveParseError(san, str(e)) from None
+    except ValueError as err:
+        raise MoveParseError(san, str(err)) from None
     promotion = _promotion_type(san, promo[-1]) if promo else None
     file_idx = FILE_LETTERS.index(from_file) if from_file else None
     rank_idx = int(from_rank) - 1 if from_rank else None
