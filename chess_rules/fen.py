@@ -13,20 +13,29 @@ chess calls such positions invalid; the rule set decides what happens: FIDE's
 several en-passant targets may be concatenated (``c3e3``);
 trailing extra fields (the Dice Chess dice, say) are returned in ``extra`` when the
 caller allows them.
+
+Boards of other sizes (:mod:`chess_rules.shape`, 5x5 to 12x10): ``parse_fen(text,
+shape=board_shape(10, 8))`` reads a FEN of that board, and ``shape=None`` infers
+the size from the FEN (its ranks, and the squares its top rank covers). Empty
+runs longer than nine are written with several digits (``10``, ``12``), as
+Fairy-Stockfish writes them, and square names may have two-digit ranks (``a10``).
 """
+
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .errors import FenError, quoted
+from .shape import STANDARD, BoardShape, board_shape
 from .squares import (
     A1, A8, BLACK, E1, E8, H1, H8, KING, LETTER_TO_PIECE, PAWN, PIECE_TO_LETTER, ROOK,
     SQUARE_NAMES, WHITE, parse_square,
 )
 
-__all__ = ["FenPosition", "parse_fen", "STARTING_FEN", "CASTLING_HOME"]
+__all__ = ["FenPosition", "parse_fen", "STARTING_FEN", "CASTLING_HOME", "castling_home"]
 
 STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
@@ -40,7 +49,8 @@ CASTLING_HOME: dict[str, tuple[str, int, int]] = {
     "k": (BLACK, E8, H8),
     "q": (BLACK, E8, A8),
 }
-_DIGITS = "12345678"
+_EP_NAME = re.compile(r"[a-z][0-9]+")
+_EP_LIST = re.compile(r"(?:[a-z][0-9]+)+")
 
 
 @dataclass
@@ -56,6 +66,7 @@ class FenPosition:
         halfmove: the fifty-move-rule clock.
         fullmove: the move number, from 1.
         extra: trailing fields beyond the sixth, as text (see ``parse_fen``).
+        shape: the board (:func:`~chess_rules.shape.board_shape`), 8x8 unless given.
     """
 
     placement: dict[int, tuple[str, str]]
@@ -65,6 +76,7 @@ class FenPosition:
     halfmove: int = 0
     fullmove: int = 1
     extra: tuple[str, ...] = field(default=())
+    shape: BoardShape = STANDARD
 
     if TYPE_CHECKING:
         # What chess_rules.position.read_extended adds from the extended
@@ -79,21 +91,22 @@ class FenPosition:
     def board_fen(self) -> str:
         """The placement field alone."""
         placement = self.placement
+        width = self.shape.width
         rows = []
-        for rank in range(7, -1, -1):
+        for rank in range(self.shape.height - 1, -1, -1):
             row = []
             empty = 0
-            for sq in range(8 * rank, 8 * rank + 8):
+            for sq in range(width * rank, width * rank + width):
                 piece = placement.get(sq)
                 if piece is None:
                     empty += 1
                     continue
                 if empty:
-                    row.append(_DIGITS[empty - 1])
+                    row.append(str(empty))
                     empty = 0
                 row.append(PIECE_TO_LETTER[piece])
             if empty:
-                row.append(_DIGITS[empty - 1])
+                row.append(str(empty))
             rows.append("".join(row))
         return "/".join(rows)
 
@@ -103,7 +116,8 @@ class FenPosition:
 
     def ep_fen(self) -> str:
         """The en-passant field: the targets concatenated, ``-`` when none."""
-        return "".join(SQUARE_NAMES[sq] for sq in self.ep_squares) or "-"
+        names = self.shape.square_names
+        return "".join(names[sq] for sq in self.ep_squares) or "-"
 
     def to_fen(self) -> str:
         """The canonical FEN text, with any extra fields appended."""
@@ -119,45 +133,93 @@ class FenPosition:
         return " ".join(parts)
 
     def mailbox(self) -> tuple[list, list]:
-        """``(colors, types)``: the 64-entry lists that :mod:`chess_rules.geometry`
-        reads."""
-        colors: list = [None] * 64
-        types: list = [None] * 64
+        """``(colors, types)``: the per-square lists (64 entries on 8x8) that
+        :mod:`chess_rules.geometry` reads."""
+        n = len(self.shape.squares)
+        colors: list = [None] * n
+        types: list = [None] * n
         for sq, (ptype, colour) in self.placement.items():
             colors[sq] = colour
             types[sq] = ptype
         return colors, types
 
 
-def _parse_placement(text: str, fen: str) -> dict[int, tuple[str, str]]:
+def _parse_placement(text: str, fen: str,
+                     shape: BoardShape | None) -> tuple[dict[int, tuple[str, str]], BoardShape]:
     rows = text.split("/")
-    if len(rows) != 8:
-        raise FenError("placement", f"{quoted(text)} has {len(rows)} ranks, expected 8", fen)
+    if shape is None:
+        # the size the FEN itself gives: its ranks, and the squares its top rank covers
+        width = _rank_squares(rows[0], len(rows) - 1, fen)[0]
+        try:
+            shape = board_shape(width, len(rows))
+        except ValueError as e:
+            raise FenError("placement", f"{quoted(text)}: {e}", fen) from None
+    height, width = shape.height, shape.width
+    if len(rows) != height:
+        raise FenError("placement", f"{quoted(text)} has {len(rows)} ranks, expected {height}", fen)
     placement: dict[int, tuple[str, str]] = {}
     for i, row in enumerate(rows):
-        rank = 7 - i
-        file = 0
-        previous_digit = False
-        for ch in row:
-            if ch in _DIGITS:
-                if previous_digit:
-                    raise FenError("placement", f"rank {rank + 1} ({quoted(row)}) has two digits in a row", fen)
-                file += ord(ch) - 48
-                previous_digit = True
-                continue
-            piece = LETTER_TO_PIECE.get(ch)
-            if piece is None:
-                raise FenError("placement", f"unknown piece letter {ch!r} in rank {rank + 1} ({quoted(row)})", fen)
-            if file < 8:
-                placement[file + 8 * rank] = piece
-            file += 1
-            previous_digit = False
-        if file != 8:
-            raise FenError("placement", f"rank {rank + 1} ({quoted(row)}) covers {file} squares, expected 8", fen)
-    return placement
+        rank = height - 1 - i
+        file, pieces = _rank_squares(row, rank, fen, width)
+        if file != width:
+            raise FenError("placement", f"rank {rank + 1} ({quoted(row)}) covers {file} squares, "
+                           f"expected {width}", fen)
+        for f, piece in pieces:
+            placement[f + width * rank] = piece
+    return placement, shape
 
 
-def _parse_castling(text: str, placement: dict, fen: str) -> frozenset[str]:
+def _rank_squares(row: str, rank: int, fen: str,
+                  width: int = 12) -> tuple[int, list[tuple[int, tuple[str, str]]]]:
+    """The squares one rank of the placement covers, and its pieces by file."""
+    file = 0
+    pieces: list[tuple[int, tuple[str, str]]] = []
+    i = 0
+    while i < len(row):
+        ch = row[i]
+        if ch.isascii() and ch.isdigit():
+            j = i
+            while j < len(row) and row[j].isascii() and row[j].isdigit():
+                j += 1
+            run = row[i:j]
+            if j - i > 1 and width < 10:
+                raise FenError("placement", f"rank {rank + 1} ({quoted(row)}) has two digits in a row", fen)
+            if run[0] == "0" or int(run) > width:
+                if j - i == 1:
+                    raise FenError("placement", f"unknown piece letter {ch!r} in rank {rank + 1} ({quoted(row)})", fen)
+                raise FenError("placement", f"rank {rank + 1} ({quoted(row)}): {run!r} is not an empty "
+                               f"count from 1 to {width}", fen)
+            file += int(run)
+            i = j
+            continue
+        piece = LETTER_TO_PIECE.get(ch)
+        if piece is None:
+            raise FenError("placement", f"unknown piece letter {ch!r} in rank {rank + 1} ({quoted(row)})", fen)
+        if file < width:
+            pieces.append((file, piece))
+        file += 1
+        i += 1
+    return file, pieces
+
+
+def castling_home(letter: str, shape: BoardShape = STANDARD) -> tuple[str, int | None, int]:
+    """(colour, king square, rook square) a castling letter needs on ``shape``.
+
+    On 8x8 the FIDE homes (:data:`CASTLING_HOME`). On any other board the rook
+    stands in its corner of the colour's first rank (``K``/``k``: the last file,
+    ``Q``/``q``: the a-file) and the king on that rank anywhere between, so the
+    king square is None.
+    """
+    if shape is STANDARD:
+        return CASTLING_HOME[letter]
+    colour = WHITE if letter.isupper() else BLACK
+    rank = 0 if colour == WHITE else shape.height - 1
+    file = shape.width - 1 if letter in "Kk" else 0
+    return colour, None, shape.square(file, rank)
+
+
+def _parse_castling(text: str, placement: dict, fen: str,
+                    shape: BoardShape = STANDARD) -> frozenset[str]:
     if text == "-":
         return frozenset()
     if not text or any(c not in _CASTLING_ORDER for c in text):
@@ -165,8 +227,18 @@ def _parse_castling(text: str, placement: dict, fen: str) -> frozenset[str]:
     for c in text:
         if text.count(c) > 1:
             raise FenError("castling", f"{quoted(text)} repeats {c!r}", fen)
+    names = shape.square_names
     for c in text:
-        colour, king_sq, rook_sq = CASTLING_HOME[c]
+        colour, king_sq, rook_sq = castling_home(c, shape)
+        if king_sq is None:
+            rank = shape.rank_of(rook_sq)
+            between = range(shape.square(1, rank), shape.square(shape.width - 1, rank))
+            if (placement.get(rook_sq) != (ROOK, colour)
+                    or not any(placement.get(sq) == (KING, colour) for sq in between)):
+                raise FenError(
+                    "castling", f"{c!r} needs a {colour} rook on {names[rook_sq]} and a "
+                    f"{colour} king between the corners of rank {rank + 1}", fen)
+            continue
         if placement.get(king_sq) != (KING, colour) or placement.get(rook_sq) != (ROOK, colour):
             raise FenError(
                 "castling",
@@ -177,16 +249,23 @@ def _parse_castling(text: str, placement: dict, fen: str) -> frozenset[str]:
     return frozenset(text)
 
 
-def _parse_ep(text: str, placement: dict, turn: str, strict: bool, fen: str) -> tuple[int, ...]:
+def _parse_ep(text: str, placement: dict, turn: str, strict: bool, fen: str,
+              shape: BoardShape = STANDARD) -> tuple[int, ...]:
     if text == "-":
         return ()
-    if not text or len(text) % 2:
-        raise FenError("en_passant", f"{quoted(text)} is not '-' or a list of squares", fen)
+    if shape is STANDARD:
+        if not text or len(text) % 2:
+            raise FenError("en_passant", f"{quoted(text)} is not '-' or a list of squares", fen)
+        names = [text[i:i + 2] for i in range(0, len(text), 2)]
+    else:
+        if not _EP_LIST.fullmatch(text):
+            raise FenError("en_passant", f"{quoted(text)} is not '-' or a list of squares", fen)
+        names = _EP_NAME.findall(text)
+    width, height = shape.width, shape.height
     squares: list[int] = []
-    for i in range(0, len(text), 2):
-        name = text[i:i + 2]
+    for name in names:
         try:
-            sq = parse_square(name)
+            sq = shape.parse_square(name)
         except ValueError:
             raise FenError("en_passant", f"{quoted(name)} is not a square", fen) from None
         if sq in squares:
@@ -194,15 +273,16 @@ def _parse_ep(text: str, placement: dict, turn: str, strict: bool, fen: str) -> 
         squares.append(sq)
     if not strict:
         return tuple(squares)
+    SQUARE_NAMES = shape.square_names      # noqa: N806 (the board's names)
     for sq in squares:
         name = SQUARE_NAMES[sq]
-        rank = sq >> 3
+        rank = sq // width
         if rank == 2:
-            maker, pawn_sq, mover = WHITE, sq + 8, BLACK
-        elif rank == 5:
-            maker, pawn_sq, mover = BLACK, sq - 8, WHITE
+            maker, pawn_sq, mover = WHITE, sq + width, BLACK
+        elif rank == height - 3:
+            maker, pawn_sq, mover = BLACK, sq - width, WHITE
         else:
-            raise FenError("en_passant", f"{quoted(name)} is not on rank 3 or 6", fen)
+            raise FenError("en_passant", f"{quoted(name)} is not on rank 3 or {height - 2}", fen)
         if turn != mover:
             raise FenError(
                 "en_passant",
@@ -238,7 +318,8 @@ def _parse_count(text: str, field_name: str, minimum: int, fen: str) -> int:
 
 
 def parse_fen(text: str, extra_fields_allowed: int = 0, *,
-              strict_en_passant: bool = True) -> FenPosition:
+              strict_en_passant: bool = True,
+              shape: BoardShape | None = STANDARD) -> FenPosition:
     """Parse a FEN, raising :class:`FenError` (with ``field`` set) on bad input.
 
     Accepts the six standard fields, or the first four alone (the clocks then
@@ -259,6 +340,13 @@ def parse_fen(text: str, extra_fields_allowed: int = 0, *,
     empty. Variants whose targets live elsewhere
     (several half-moves per turn, sprints from any rank, Dice Chess) pass False and
     get only the syntax checked.
+
+    ``shape`` is the board the FEN is of (8x8 unless given); ``shape=None`` reads
+    the board's size from the FEN. On another board the checks are the same with
+    its size: counts of empty squares may have two digits (``10``), the en-passant
+    targets are on rank 3 or the third rank from the top, and a castling letter
+    needs its rook in the corner and the king on the same rank between (see
+    :func:`castling_home`).
     """
     if not isinstance(text, str):
         raise FenError("field_count", f"expected FEN text, got {type(text).__name__}")
@@ -271,12 +359,12 @@ def parse_fen(text: str, extra_fields_allowed: int = 0, *,
         else:
             expected = "6 (or 4 without the clocks)"
         raise FenError("field_count", f"{quoted(text)} has {n} fields, expected {expected}", text)
-    placement = _parse_placement(fields[0], text)
+    placement, shape = _parse_placement(fields[0], text, shape)
     turn = _SIDES.get(fields[1])
     if turn is None:
         raise FenError("side", f"{quoted(fields[1])} is not 'w' or 'b'", text)
-    castling = _parse_castling(fields[2], placement, text)
-    ep_squares = _parse_ep(fields[3], placement, turn, strict_en_passant, text)
+    castling = _parse_castling(fields[2], placement, text, shape)
+    ep_squares = _parse_ep(fields[3], placement, turn, strict_en_passant, text, shape)
     if n >= 6:
         halfmove = _parse_count(fields[4], "halfmove", 0, text)
         fullmove = _parse_count(fields[5], "fullmove", 1, text)
@@ -290,4 +378,5 @@ def parse_fen(text: str, extra_fields_allowed: int = 0, *,
         halfmove=halfmove,
         fullmove=fullmove,
         extra=tuple(fields[6:]),
+        shape=shape,
     )

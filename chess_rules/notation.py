@@ -4,6 +4,11 @@ These functions know no rules. The caller supplies what only a rule set can know
 (the legal moves of the position, which piece moves, whether a move captures,
 castles, checks or mates) as :class:`MoveInfo` tuples, and gets text back, or the
 legal move that a text names.
+
+UCI and SAN take the board's shape (:mod:`chess_rules.shape`) as the keyword
+``shape``: 8x8 unless given; on Capablanca's 10x8 board ``parse_uci('a2a4',
+shape=board_shape(10, 8))`` is ``(10, 30, None)``, and a ten-rank board's
+squares are written ``a10``, as Fairy-Stockfish writes them.
 """
 
 from __future__ import annotations
@@ -12,7 +17,8 @@ import re
 from typing import Callable, Iterable, Mapping, NamedTuple, Sequence
 
 from .errors import ArgumentError, MoveParseError
-from .squares import FILE_NAMES, KING, PAWN, PIECE_LETTER, RANK_NAMES, SQUARE_NAMES
+from .shape import FILE_LETTERS, STANDARD, BoardShape
+from .squares import KING, PAWN, PIECE_LETTER, SQUARE_NAMES
 
 __all__ = [
     "MoveInfo", "parse_uci", "normalize_uci", "format_uci", "PROMOTION_LETTERS",
@@ -27,6 +33,9 @@ PROMOTION_LETTERS: dict[str, str] = {
 # a piece type added by chess_rules.pieces extends PIECE_LETTER and these
 # letters: the UCI and SAN readers look letters up as they read
 _UCI_RE = re.compile(r"([a-h][1-8])([a-h][1-8])([a-zA-Z]?)")
+# on a board other than 8x8: files a-l, ranks 1-10 (the shape checks the range)
+_WIDE_SQUARE = r"[a-l](?:10|[1-9])"
+_UCI_ANY_RE = re.compile(rf"({_WIDE_SQUARE})({_WIDE_SQUARE})([a-zA-Z]?)")
 
 
 def _promotion_type(text: str, promo: str) -> str:
@@ -72,36 +81,45 @@ class MoveInfo(NamedTuple):
 # ---------------------------------------------------------------------------------
 
 
-def parse_uci(text: str) -> tuple[int, int, str | None]:
+def parse_uci(text: str, *, shape: BoardShape = STANDARD) -> tuple[int, int, str | None]:
     """``'e7e8q' -> (52, 60, 'queen')``; ``'e2e4' -> (12, 28, None)``.
 
     Promotion letters are n b r q k (k for suicide chess; either case is read).
     Raises :class:`MoveParseError` for anything else, the null move ``0000``
-    included.
+    included. ``shape`` is the board (8x8 unless given): on a ten-rank board
+    ``'a9a10'`` is a move, on 8x8 it is refused.
     """
     if not isinstance(text, str):
         raise MoveParseError(text, "UCI text must be a string")
-    m = _UCI_RE.fullmatch(text)
+    m = (_UCI_RE if shape is STANDARD else _UCI_ANY_RE).fullmatch(text)
     if m is None:
         raise MoveParseError(text, "not a UCI move (expected e.g. 'e2e4' or 'e7e8q')")
     from_name, to_name, promo = m.groups()
     if from_name == to_name:
         raise MoveParseError(text, "origin and destination are the same square")
     promotion = _promotion_type(text, promo) if promo else None
-    return SQUARE_NAMES.index(from_name), SQUARE_NAMES.index(to_name), promotion
+    if shape is STANDARD:
+        return SQUARE_NAMES.index(from_name), SQUARE_NAMES.index(to_name), promotion
+    try:
+        return shape.parse_square(from_name), shape.parse_square(to_name), promotion
+    except ValueError as e:
+        raise MoveParseError(text, str(e)) from None
 
 
-def normalize_uci(text: str) -> str:
+def normalize_uci(text: str, *, shape: BoardShape = STANDARD) -> str:
     """UCI text as the API compares it: stripped, the promotion letter in lower case
     (``' e7e8Q' -> 'e7e8q'``). Raises :class:`MoveParseError` if it is not UCI."""
     u = text.strip() if isinstance(text, str) else text
-    parse_uci(u)
-    return u[:4] + u[4].lower() if len(u) == 5 else u
+    _, _, promotion = parse_uci(u, shape=shape)
+    return u[:-1] + u[-1].lower() if promotion else u
 
 
-def format_uci(from_sq: int, to_sq: int, promotion: str | None = None) -> str:
-    """``(52, 60, 'queen') -> 'e7e8q'``."""
-    text = SQUARE_NAMES[from_sq] + SQUARE_NAMES[to_sq]
+def format_uci(from_sq: int, to_sq: int, promotion: str | None = None, *,
+               shape: BoardShape = STANDARD) -> str:
+    """``(52, 60, 'queen') -> 'e7e8q'``; ``shape`` names the squares of another
+    board: ``(80, 90)`` on 10x10 is ``'a9a10'``."""
+    names = SQUARE_NAMES if shape is STANDARD else shape.square_names
+    text = names[from_sq] + names[to_sq]
     if promotion:
         text += PIECE_LETTER[promotion].lower()
     return text
@@ -112,12 +130,16 @@ def format_uci(from_sq: int, to_sq: int, promotion: str | None = None) -> str:
 # ---------------------------------------------------------------------------------
 
 
-def _castles(m: MoveInfo) -> bool:
+def _castles(m: MoveInfo, shape: BoardShape = STANDARD) -> bool:
     if m.is_castling is not None:
         return m.is_castling
     f, t = m.from_sq, m.to_sq
-    return (m.piece_type == KING and f & 7 == 4 and f >> 3 == t >> 3
-            and abs((t & 7) - 4) == 2)
+    if shape is STANDARD:
+        return (m.piece_type == KING and f & 7 == 4 and f >> 3 == t >> 3
+                and abs((t & 7) - 4) == 2)
+    # elsewhere the king's home file varies: two files or more along its rank
+    w = shape.width
+    return m.piece_type == KING and f // w == t // w and abs(t % w - f % w) >= 2
 
 
 def _entries(legal: Iterable, piece_type_at: Callable[[int], str] | None) -> list[MoveInfo]:
@@ -138,7 +160,8 @@ def _entries(legal: Iterable, piece_type_at: Callable[[int], str] | None) -> lis
 
 
 def move_to_san(move: MoveInfo, legal: Iterable,
-                piece_type_at: Callable[[int], str] | None = None) -> str:
+                piece_type_at: Callable[[int], str] | None = None, *,
+                shape: BoardShape = STANDARD) -> str:
     """SAN of ``move`` (a :class:`MoveInfo`) in a position whose legal moves are
     ``legal``.
 
@@ -150,10 +173,14 @@ def move_to_san(move: MoveInfo, legal: Iterable,
     ``=Q`` promotions, file, then rank, then square disambiguation, ``+``/``#``.
     Pawns that move as FIDE's never need more; under presets a pawn leaving its
     file without capturing is written with its file (``ab3``) and two pawns of one
-    file reaching one square with the origin square (``d6d5``).
+    file reaching one square with the origin square (``d6d5``). ``shape`` is the
+    board (8x8 unless given); on another board a king moving two files or more
+    along its rank is taken to castle unless ``is_castling`` says otherwise.
     """
-    if _castles(move):
-        san = "O-O" if (move.to_sq & 7) > (move.from_sq & 7) else "O-O-O"
+    w = shape.width
+    files, squares = shape.file_names, shape.square_names
+    if _castles(move, shape):
+        san = "O-O" if (move.to_sq % w) > (move.from_sq % w) else "O-O-O"
     else:
         ptype = move.piece_type
         frm, to = move.from_sq, move.to_sq
@@ -163,13 +190,13 @@ def move_to_san(move: MoveInfo, legal: Iterable,
             # pawn of the b-file. A rival pawn of the same file reaching the same
             # square (a backward step under pawns-move-backward) adds the rank.
             rivals = any(e.to_sq == to and e.from_sq != frm and e.piece_type == PAWN
-                         and e.promotion == move.promotion and e.from_sq & 7 == frm & 7
+                         and e.promotion == move.promotion and e.from_sq % w == frm % w
                          for e in _entries(legal, piece_type_at))
             san = ""
-            if move.is_capture or frm & 7 != to & 7 or rivals:
-                san = FILE_NAMES[frm & 7]
+            if move.is_capture or frm % w != to % w or rivals:
+                san = files[frm % w]
             if rivals:
-                san += RANK_NAMES[frm >> 3]
+                san += str(frm // w + 1)
             if move.is_capture:
                 san += "x"
         else:
@@ -181,17 +208,17 @@ def move_to_san(move: MoveInfo, legal: Iterable,
             if others:
                 # A rival on the same rank forces the file; one on the same file
                 # forces the rank; otherwise the file alone suffices.
-                column = any(s >> 3 == frm >> 3 for s in others)
-                row = any(s & 7 == frm & 7 for s in others)
+                column = any(s // w == frm // w for s in others)
+                row = any(s % w == frm % w for s in others)
                 if not row:
                     column = True
                 if column:
-                    san += FILE_NAMES[frm & 7]
+                    san += files[frm % w]
                 if row:
-                    san += RANK_NAMES[frm >> 3]
+                    san += str(frm // w + 1)
             if move.is_capture:
                 san += "x"
-        san += SQUARE_NAMES[to]
+        san += squares[to]
         if move.promotion:
             san += "=" + PIECE_LETTER[move.promotion]
     if move.gives_mate:
@@ -202,6 +229,8 @@ def move_to_san(move: MoveInfo, legal: Iterable,
 
 
 _SAN_RE = re.compile(r"([A-Z])?([a-h])?([1-8])?[-x]?([a-h][1-8])(=[a-zA-Z]|[A-Z]|[nbrqk])?")
+_SAN_ANY_RE = re.compile(
+    rf"([A-Z])?([a-l])?(10|[1-9])?[-x]?({_WIDE_SQUARE})(=[a-zA-Z]|[A-Z]|[nbrqk])?")
 _CASTLE_RE = re.compile(r"(O-O-O|0-0-0|O-O|0-0)")
 _SUFFIX_RE = re.compile(r"[+#]?[!?]*\Z")
 
@@ -215,7 +244,8 @@ def san_readable(text: str) -> bool:
 
 
 def parse_san(san: str, legal: Iterable,
-              piece_type_at: Callable[[int], str] | None = None) -> MoveInfo:
+              piece_type_at: Callable[[int], str] | None = None, *,
+              shape: BoardShape = STANDARD) -> MoveInfo:
     """The legal move that ``san`` names, as the matching element of ``legal``
     (MoveInfo tuples; bare tuples with ``piece_type_at`` as in :func:`move_to_san`).
 
@@ -224,8 +254,9 @@ def parse_san(san: str, legal: Iterable,
     ``x``/``-``, and over-specified origins (``Ng1f3``, ``e2e4``). A pawn move
     without an origin file must stay on its file (``e4``; a capture needs ``exd5``).
     Raises :class:`MoveParseError` saying why: unreadable, no legal move matches, or
-    ambiguous (listing the candidates).
+    ambiguous (listing the candidates). ``shape`` as in :func:`move_to_san`.
     """
+    w = shape.width
     if not isinstance(san, str):
         raise MoveParseError(san, "SAN must be a string")
     text = san.strip()
@@ -236,8 +267,8 @@ def parse_san(san: str, legal: Iterable,
     castle = _CASTLE_RE.fullmatch(body)
     if castle:
         long = len(castle.group(1)) == 5
-        matches = [e for e in entries if _castles(e)
-                   and ((e.to_sq & 7) < (e.from_sq & 7)) == long]
+        matches = [e for e in entries if _castles(e, shape)
+                   and ((e.to_sq % w) < (e.from_sq % w)) == long]
         if not matches:
             raise MoveParseError(
                 san, f"no legal move matches: {'queen' if long else 'king'}side castling is not legal",
@@ -247,14 +278,17 @@ def parse_san(san: str, legal: Iterable,
                                  kind="ambiguous")
         return matches[0]
 
-    m = _SAN_RE.fullmatch(body)
+    m = (_SAN_RE if shape is STANDARD else _SAN_ANY_RE).fullmatch(body)
     if m is None:
         raise MoveParseError(san, "not SAN")
     letter, from_file, from_rank, to_name, promo = m.groups()
-    to_sq = SQUARE_NAMES.index(to_name)
+    try:
+        to_sq = shape.parse_square(to_name)
+    except ValueError as err:
+        raise MoveParseError(san, str(err)) from None
     promotion = _promotion_type(san, promo[-1]) if promo else None
-    file_idx = FILE_NAMES.index(from_file) if from_file else None
-    rank_idx = RANK_NAMES.index(from_rank) if from_rank else None
+    file_idx = FILE_LETTERS.index(from_file) if from_file else None
+    rank_idx = int(from_rank) - 1 if from_rank else None
     if letter:
         ptype: str | None = _letter_type(san, letter)
     elif file_idx is not None and rank_idx is not None:
@@ -262,7 +296,7 @@ def parse_san(san: str, legal: Iterable,
     else:
         ptype = PAWN
         if file_idx is None:
-            file_idx = to_sq & 7
+            file_idx = to_sq % w
 
     matches = []
     for e in entries:
@@ -270,16 +304,16 @@ def parse_san(san: str, legal: Iterable,
             continue
         if ptype is not None and e.piece_type != ptype:
             continue
-        if file_idx is not None and e.from_sq & 7 != file_idx:
+        if file_idx is not None and e.from_sq % w != file_idx:
             continue
-        if rank_idx is not None and e.from_sq >> 3 != rank_idx:
+        if rank_idx is not None and e.from_sq // w != rank_idx:
             continue
         matches.append(e)
     if not matches:
         if promotion is None and any(
                 e.to_sq == to_sq and e.promotion and (ptype is None or e.piece_type == ptype)
-                and (file_idx is None or e.from_sq & 7 == file_idx)
-                and (rank_idx is None or e.from_sq >> 3 == rank_idx) for e in entries):
+                and (file_idx is None or e.from_sq % w == file_idx)
+                and (rank_idx is None or e.from_sq // w == rank_idx) for e in entries):
             raise MoveParseError(san, "no legal move matches: the promotion piece is missing",
                                  kind="no-match")
         raise MoveParseError(san, "no legal move matches", kind="no-match")
@@ -290,9 +324,11 @@ def parse_san(san: str, legal: Iterable,
 
 
 def san_to_uci(san: str, legal: Iterable,
-               piece_type_at: Callable[[int], str] | None = None) -> str:
+               piece_type_at: Callable[[int], str] | None = None, *,
+               shape: BoardShape = STANDARD) -> str:
     """The UCI text of the legal move that ``san`` names (see :func:`parse_san`)."""
-    return parse_san(san, legal, piece_type_at).uci
+    e = parse_san(san, legal, piece_type_at, shape=shape)
+    return format_uci(e.from_sq, e.to_sq, e.promotion, shape=shape)
 
 
 # ---------------------------------------------------------------------------------

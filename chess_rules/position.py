@@ -37,6 +37,18 @@ A rule set may carry state of its own in a token of its own:
 then load, and ``write(game)`` gives the text back (None: no token). Custom
 modifiers use it for ``mod:`` (the hooks and auras seeded on pieces).
 
+Boards other than 8x8 (5 to 12 files ``a``..``l``, 5 to 10 ranks). The FEN
+reader and writer (``chess_rules.fen.parse_fen`` with ``shape``, or
+``shape=None`` to read the size from the FEN) read them; ``Game`` does not yet
+play on them. A run of more than nine empty squares is written with two digits
+(``10``, ``12``) and a square of a ten-rank board is named ``a10``, as
+Fairy-Stockfish writes them; a count with a leading zero or larger than the
+board is refused. En-passant targets stand on rank 3 or on the third rank from
+the top. (ours) On a board other than 8x8 a castling letter needs its rook in
+its corner of the side's first rank (``K``/``k`` the last file, ``Q``/``q`` the
+a-file) and the side's king on that rank between the corners, since the king's
+home file differs from variant to variant (f1 in Capablanca chess).
+
 (ours) Repetition reads the same state: under a preset two positions are one for
 the threefold rule only when their extended FENs agree apart from the clocks
 (and ``ep-pawn``, the target standing for its capture). A rook back on its square

@@ -3,7 +3,9 @@
 Conventions (fixed; every other module relies on them):
 
 * A square is an int 0..63, ``file + 8 * rank``: a1 = 0, b1 = 1, ..., h1 = 7, a2 = 8,
-  ..., h8 = 63.
+  ..., h8 = 63. This module's names are the standard 8x8 board's; other boards
+  (5x5 to 12x10) number their squares the same way, ``file + width * rank``, and
+  name them through :mod:`chess_rules.shape`.
 * Piece types are the strings ``'pawn' 'knight' 'bishop' 'rook' 'queen' 'king'``;
   colours are ``'white'`` and ``'black'``.
 * FEN letters are ``P N B R Q K`` for White and the lower-case letters for Black.

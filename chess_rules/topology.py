@@ -18,6 +18,12 @@ Hot-path code may read the tables directly instead of calling the methods:
 colour on ``sq`` attacks) and ``topo.pawn_attackers[colour][sq]`` (the squares from
 which a pawn of that colour attacks ``sq``).
 
+Every topology has a board shape (:mod:`chess_rules.shape`): ``Plain()`` is the
+standard 8x8 board and ``Plain(10, 8)`` Capablanca's; the other topologies take
+the width and height as their last two arguments, and ``topo.on_shape(w, h)``
+gives the same kind of topology on another board. Squares are numbered
+``file + width * rank`` and the tables have one entry per square.
+
 Topologies provided:
 
 ``Plain``
@@ -40,6 +46,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from .shape import BoardShape, board_shape
 from .squares import (
     BLACK, CLOCKWISE, DIAGONAL, DIRECTION_DELTAS, OPPOSITE_DIRECTION, ORTHOGONAL, WHITE,
 )
@@ -77,21 +84,23 @@ class Topology:
         dedupe: True when the rays of one square in different directions (or a ray
             with itself) can reach the same square, so that a move generator must
             de-duplicate its targets. False only for ``Plain``, where it can skip that.
-        rays: direction -> 64-tuple of ray tuples.
-        steps: direction -> 64-tuple of ``int | None``.
-        knight_leaps, king_leaps: 64-tuples of leap-target tuples.
-        pawn_attacks, pawn_attackers: colour -> 64-tuple (see the module docstring).
-        origin_dirs: None, or (Bounce only) direction -> 64-tuple of tuples aligned
+        rays: direction -> per-square tuple of ray tuples.
+        steps: direction -> per-square tuple of ``int | None``.
+        knight_leaps, king_leaps: per-square tuples of leap-target tuples.
+        pawn_attacks, pawn_attackers: colour -> per-square tuple (see the module docstring).
+        origin_dirs: None, or (Bounce only) direction -> per-square tuple of tuples aligned
             with ``rays``: the direction in which a slider on that ray square must set
             off to reach the ray's origin along the ray (see :meth:`reverse_plan`).
     """
 
     name = "topology"
     dedupe = True
-    #: the board's size and its squares (``file + width * rank``)
-    width = 8
-    height = 8
-    squares = range(64)
+    #: the board's shape, size and squares (``file + width * rank``); set per
+    #: instance by :meth:`_configure`
+    shape: BoardShape
+    width: int
+    height: int
+    squares: range
     origin_dirs: dict[str, tuple[tuple[str, ...], ...]] | None
 
     # One instance per (class, normalised arguments): tables are built once.
@@ -114,19 +123,26 @@ class Topology:
     # -- subclass hooks --------------------------------------------------------------
 
     @classmethod
-    def _key(cls) -> tuple:
-        """Normalise the constructor arguments into the cache key."""
-        return ()
+    def _key(cls, width: int = 8, height: int = 8) -> tuple:
+        """Normalise the constructor arguments into the cache key (the board's
+        width and height come last in every subclass's key)."""
+        board_shape(width, height)      # (refuses a size outside 5..12 x 5..10)
+        return (width, height)
 
-    def _configure(self, *key) -> None:
+    def _configure(self, width: int, height: int) -> None:
         """Store the normalised constructor arguments."""
+        self.shape = board_shape(width, height)
+        self.width = width
+        self.height = height
+        self.squares = self.shape.squares
 
     def _move(self, sq: int, df: int, dr: int) -> int | None:
         """The square reached from ``sq`` by the displacement (df, dr), or None."""
-        f = (sq & 7) + df
-        r = (sq >> 3) + dr
-        if 0 <= f < 8 and 0 <= r < 8:
-            return f + 8 * r
+        w = self.width
+        f = sq % w + df
+        r = sq // w + dr
+        if 0 <= f < w and 0 <= r < self.height:
+            return f + w * r
         return None
 
     def _build_ray(self, sq: int, direction: str) -> tuple[int, ...]:
@@ -142,9 +158,10 @@ class Topology:
     # -- tables ----------------------------------------------------------------------
 
     def _build_tables(self) -> None:
-        self.rays = {d: tuple(self._build_ray(sq, d) for sq in range(64)) for d in CLOCKWISE}
+        squares = self.squares
+        self.rays = {d: tuple(self._build_ray(sq, d) for sq in squares) for d in CLOCKWISE}
         self.steps = {
-            d: tuple(self._move(sq, *DIRECTION_DELTAS[d]) for sq in range(64))
+            d: tuple(self._move(sq, *DIRECTION_DELTAS[d]) for sq in squares)
             for d in CLOCKWISE
         }
         self._leap_cache: dict[tuple, tuple[tuple[int, ...], ...]] = {}
@@ -157,12 +174,12 @@ class Topology:
         self.pawn_attacks = {
             colour: tuple(
                 tuple(t for t in (self.steps[d][sq] for d in dirs) if t is not None)
-                for sq in range(64)
+                for sq in squares
             )
             for colour, dirs in _PAWN_CAPTURE_DIRS.items()
         }
         # Inverse of pawn_attacks, computed from it so the two can never disagree.
-        attackers: dict[str, list[list[int]]] = {c: [[] for _ in range(64)] for c in _PAWN_CAPTURE_DIRS}
+        attackers: dict[str, list[list[int]]] = {c: [[] for _ in squares] for c in _PAWN_CAPTURE_DIRS}
         for colour, table in self.pawn_attacks.items():
             for sq, targets in enumerate(table):
                 for t in targets:
@@ -196,7 +213,7 @@ class Topology:
         return self.steps[direction][sq]
 
     def leap_table(self, offsets: Iterable[tuple[int, int]]) -> tuple[tuple[int, ...], ...]:
-        """64-tuple: for each square, the distinct squares its leaps by ``offsets``
+        """Per-square tuple: for each square, the distinct squares its leaps by ``offsets``
         reach (in the order of ``offsets``, never the square itself). Cached."""
         entry = self._leap_by_id.get(id(offsets))
         if entry is not None and entry[0] is offsets:
@@ -205,7 +222,7 @@ class Topology:
         table = self._leap_cache.get(key)
         if table is None:
             rows = []
-            for sq in range(64):
+            for sq in self.squares:
                 row: list[int] = []
                 for df, dr in key:
                     t = self._move(sq, df, dr)
@@ -219,13 +236,13 @@ class Topology:
         return table
 
     def reverse_leap_table(self, offsets: Iterable[tuple[int, int]]) -> tuple[tuple[int, ...], ...]:
-        """64-tuple: for each square ``t``, the squares from which a leap by one of
+        """Per-square tuple: for each square ``t``, the squares from which a leap by one of
         ``offsets`` lands on ``t`` (the table a reverse attack lookup walks)."""
         entry = self._rev_by_id.get(id(offsets))
         if entry is not None and entry[0] is offsets:
             return entry[1]
         forward = self.leap_table(offsets)
-        rows: list[list[int]] = [[] for _ in range(64)]
+        rows: list[list[int]] = [[] for _ in self.squares]
         for sq, targets in enumerate(forward):
             for t in targets:
                 rows[t].append(sq)
@@ -270,19 +287,28 @@ class Topology:
         """The distinct squares reached from ``sq`` by the (df, dr) leaps ``offsets``."""
         return self.leap_table(offsets)[sq]
 
+    def on_shape(self, width: int, height: int) -> "Topology":
+        """The same kind of topology on a board of ``width`` files and ``height``
+        ranks (the shared instance; ValueError outside 5..12 x 5..10)."""
+        return type(self)(*self._key_args()[:-2], width, height)
+
+    def _shape_repr(self) -> str:
+        return "" if (self.width, self.height) == (8, 8) else f" {self.width}x{self.height}"
+
     def __repr__(self) -> str:
-        return f"<Topology {self.name}>"
+        return f"<Topology {self.name}{self._shape_repr()}>"
 
     def __reduce__(self):
         # Pickling/copying hands back the cached instance.
         return (type(self), self._key_args())
 
     def _key_args(self) -> tuple:
-        return ()
+        return (self.width, self.height)
 
 
 class Plain(Topology):
-    """The standard 8x8 board."""
+    """The plain board: ``Plain()`` is the standard 8x8 board, ``Plain(10, 8)``
+    Capablanca's."""
 
     name = "plain"
     dedupe = False
@@ -300,9 +326,10 @@ class Cylinder(Topology):
     name = "cylinder"
 
     def _move(self, sq: int, df: int, dr: int) -> int | None:
-        r = (sq >> 3) + dr
-        if 0 <= r < 8:
-            return ((sq & 7) + df) % 8 + 8 * r
+        w = self.width
+        r = sq // w + dr
+        if 0 <= r < self.height:
+            return (sq % w + df) % w + w * r
         return None
 
 
@@ -336,14 +363,17 @@ class Bounce(Topology):
     name = "bounce"
 
     @classmethod
-    def _key(cls, max_reflections: int = 1, edges: str = "files") -> tuple:
+    def _key(cls, max_reflections: int = 1, edges: str = "files",  # type: ignore[override]
+             width: int = 8, height: int = 8) -> tuple:
         if type(max_reflections) is not int or max_reflections < 0:
             raise ValueError(f"max_reflections must be an int >= 0, not {max_reflections!r}")
         if edges not in ("files", "all"):
             raise ValueError(f"edges must be 'files' or 'all', not {edges!r}")
-        return (max_reflections, edges)
+        return (max_reflections, edges) + super()._key(width, height)
 
-    def _configure(self, max_reflections: int, edges: str) -> None:
+    def _configure(self, max_reflections: int, edges: str,  # type: ignore[override]
+                   width: int = 8, height: int = 8) -> None:
+        super()._configure(width, height)
         self.max_reflections = max_reflections
         self.edges = edges
         self.name = "bounce" if (max_reflections, edges) == (1, "files") else (
@@ -351,10 +381,11 @@ class Bounce(Topology):
             else f"bounce-{max_reflections}-{edges}")
 
     def _key_args(self) -> tuple:
-        return (self.max_reflections, self.edges)
+        return (self.max_reflections, self.edges, self.width, self.height)
 
     def __repr__(self) -> str:
-        return f"<Topology bounce max_reflections={self.max_reflections} edges={self.edges!r}>"
+        return (f"<Topology bounce max_reflections={self.max_reflections} "
+                f"edges={self.edges!r}{self._shape_repr()}>")
 
     def _build_ray(self, sq: int, direction: str) -> tuple[int, ...]:
         if direction not in DIAGONAL:
@@ -366,15 +397,16 @@ class Bounce(Topology):
         travel on arrival there."""
         df, dr = DIRECTION_DELTAS[direction]
         reflect_ranks = self.edges == "all"
-        f, r = sq & 7, sq >> 3
+        w, h = self.width, self.height
+        f, r = sq % w, sq // w
         out: list[int] = []
         arrivals: list[str] = []
         reflections = 0
         first = True
         while True:
             nf, nr = f + df, r + dr
-            off_f = not 0 <= nf < 8
-            off_r = not 0 <= nr < 8
+            off_f = not 0 <= nf < w
+            off_r = not 0 <= nr < h
             if off_f or off_r:
                 if first:
                     break  # no reflection at the origin
@@ -390,7 +422,7 @@ class Bounce(Topology):
                 nf, nr = f + df, r + dr
             first = False
             f, r = nf, nr
-            t = f + 8 * r
+            t = f + w * r
             if t == sq:
                 break
             if t not in out:
@@ -407,7 +439,7 @@ class Bounce(Topology):
         self.origin_dirs = {}
         for d in DIAGONAL:
             rows = []
-            for sq in range(64):
+            for sq in self.squares:
                 _, arrivals = self._walk_diagonal(sq, d)
                 rows.append(tuple(OPPOSITE_DIRECTION[a] for a in arrivals))
             self.origin_dirs[d] = tuple(rows)
@@ -436,10 +468,11 @@ class RookWarp(Topology):
             return super()._build_ray(sq, direction)
         df, dr = DIRECTION_DELTAS[direction]
         out: list[int] = []
-        f, r = sq & 7, sq >> 3
+        w, h = self.width, self.height
+        f, r = sq % w, sq // w
         while True:
-            f, r = (f + df) % 8, (r + dr) % 8
-            t = f + 8 * r
+            f, r = (f + df) % w, (r + dr) % h
+            t = f + w * r
             if t == sq:
                 return tuple(out)
             out.append(t)

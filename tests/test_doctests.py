@@ -13,7 +13,7 @@ MODULES = ["rete", "rete.buildinfo", "rete.declare", "rete.model", "rete.session
            "dice.game", "dice.turns", "presets", "presets.composition",
            "presets.registry", "houserules.engine", "houserules.web.board",
            "chess_rules.movement", "chess_rules.betza", "chess_rules.pieces",
-           "chess_rules.variants", "chess_rules.variants.ini"]
+           "chess_rules.variants", "chess_rules.variants.ini", "chess_rules.shape"]
 PACKAGES = ("rete", "chess_rules", "presets", "dice", "houserules")
 
 
