@@ -10,21 +10,26 @@ for it (the UCI ``go`` without limits, ``houserules play``).
 =====  =====  ======  =====  ============================================
 level  depth  nodes   noise  plays like
 =====  =====  ======  =====  ============================================
-1      1      -       400    a beginner: often a random-looking move
-2      1      -       150    takes what hangs, misses much else
+1      1      -       1000   a beginner: a near-random move, but mates
+2      1      -       250    takes what hangs, often misses the best
 3      1      -       0      one ply and the captures that follow
-4      2      300     0
-5      2      600     0      beats a random mover nearly always
-6      3      1500    0
-7      3      3000    0
-8      4      6000    0
-9      5      12000   0
+4      2      2500    0      a full two-ply search
+5      3      3000    0      three plies where the budget allows
+6      3      8000    0
+7      3      12000   0
+8      4      16000   0
+9      5      20000   0
 10     64     30000   0      as deep as 30000 nodes go
 =====  =====  ======  =====  ============================================
 
+Each level searches strictly more than the one below: noise falls off
+sharply at levels 1 to 3, then depth and node budget rise. (Budgets
+smaller than a full depth-2 search, ~850 nodes in a quiet middlegame,
+made two levels of the same depth play alike.)
+
 A node costs about a third of a millisecond of CPU (every move is made and
-taken back through the productions), so level 5 thinks about a fifth of a
-second a move, level 10 ten seconds (more on a loaded machine).
+taken back through the productions), so level 5 thinks up to about 1 s a
+move, level 10 ten seconds (more on a loaded machine).
 
 Dice Chess (:mod:`houserules.engine.dice_bot`) reads ``dice_candidates``:
 how many of its best turns by the static score it searches further, over
@@ -55,15 +60,15 @@ class Level:
 
 
 LEVELS = {
-    1: Level(1, 1, None, 400, 0, 400),
-    2: Level(2, 1, None, 150, 0, 150),
+    1: Level(1, 1, None, 1000, 0, 400),
+    2: Level(2, 1, None, 250, 0, 150),
     3: Level(3, 1, None, 0, 0, 0),
-    4: Level(4, 2, 300, 0, 2, 0),
-    5: Level(5, 2, 600, 0, 4, 0),
-    6: Level(6, 3, 1500, 0, 6, 0),
-    7: Level(7, 3, 3000, 0, 8, 0),
-    8: Level(8, 4, 6000, 0, 12, 0),
-    9: Level(9, 5, 12000, 0, 16, 0),
+    4: Level(4, 2, 2500, 0, 2, 0),
+    5: Level(5, 3, 3000, 0, 4, 0),
+    6: Level(6, 3, 8000, 0, 6, 0),
+    7: Level(7, 3, 12000, 0, 8, 0),
+    8: Level(8, 4, 16000, 0, 12, 0),
+    9: Level(9, 5, 20000, 0, 16, 0),
     10: Level(10, 64, 30000, 0, 24, 0),
 }
 #: the level used when none is given (the command line's default)

@@ -86,6 +86,20 @@ def test_levels_are_checked():
     assert [get_level(i).level for i in range(1, 11)] == list(range(1, 11))
 
 
+def test_each_level_searches_more_than_the_one_below():
+    # A level is stronger than the one below only by a limit that matters:
+    # less noise, or (noise gone) a deeper search or a bigger node budget.
+    big = 10**9
+    for i in range(2, 11):
+        lo, hi = get_level(i - 1), get_level(i)
+        assert hi.depth >= lo.depth and hi.noise <= lo.noise
+        assert (hi.nodes or big) >= (lo.nodes or big) or hi.depth > lo.depth
+        stronger = (hi.noise < lo.noise or hi.depth > lo.depth
+                    or (hi.nodes or big) > (lo.nodes or big))
+        assert stronger, f"level {i} searches no more than level {i - 1}"
+        assert hi.noise == 0 or i <= 2, "noise belongs to the lowest levels only"
+
+
 def test_a_seeded_low_level_repeats_its_choice():
     g = Game()
     a = choose_move(g, 1, random.Random(7))
