@@ -42,7 +42,7 @@ from . import geometry as geo
 from .moves import Move
 from .squares import PIECE_TYPES, SQUARE_NAMES
 
-__all__ = ["MOVE_HELPERS", "CALLABLE_META", "as_pieces", "for_each_piece", "helper_call_problem",
+__all__ = ["MOVE_HELPERS", "CALLABLE_META", "as_pieces", "compulsory_capture", "for_each_piece", "helper_call_problem",
            "implied_attacks", "meta_problem", "mover_pattern", "piece_patterns",
            "with_implied_attacks"]
 
@@ -343,3 +343,15 @@ def with_implied_attacks(prod, topo, functions):
     meta["attack-group"] = "custom"
     return dataclasses.replace(prod, meta=meta)
 
+
+def compulsory_capture(ctx, color):
+    """A filter-stage action: when a capture is among the candidates, drop
+    every move that captures nothing (suicide chess, variants.ini's
+    ``mustCapture``), each refused with the calling rule's name."""
+    st = ctx.session.chess
+    if not any(m.victim is not None for m in st.candidates.values()):
+        return
+    rule = ctx.pnode.production.name
+    for u, m in list(st.candidates.items()):
+        if m.victim is None:
+            st.drop(u, rule, "a capture is available, and captures are compulsory")

@@ -17,6 +17,7 @@ from rete import AssertLogical, Call, Not, P, Rule, Test, V
 
 from ..fen import STARTING_FEN
 from ..fide import fide_rules
+from ..move_helpers import compulsory_capture
 from ..movement import leap, mover_rule
 from ..pieces import PieceType, PieceTypeError
 from ..ruleset import RuleSet
@@ -299,19 +300,9 @@ def _castling(rules: RuleSet, opts) -> None:
         rules.setup_hooks.append(_drop_castling)
 
 
-def _compulsory_capture(ctx, color):
-    st = ctx.session.chess
-    if not any(m.victim is not None for m in st.candidates.values()):
-        return
-    rule = ctx.pnode.production.name
-    for u, m in list(st.candidates.items()):
-        if m.victim is None:
-            st.drop(u, rule, "a capture is available, and captures are compulsory")
-
-
 def _must_capture(rules: RuleSet, opts) -> None:
     if "mustCapture" in opts and _bool(opts["mustCapture"]):
-        rules.function("variant.must-capture", _compulsory_capture)
+        rules.function("variant.must-capture", compulsory_capture)
         rules.add(Rule("variant.must-capture", stage="filter", salience=0,
                        doc="variant (mustCapture): when a capture is legal, every move "
                            "that does not capture is dropped.")

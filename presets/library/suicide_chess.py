@@ -44,6 +44,8 @@ fifty-move rule). Its opposite-shade bishops rule is the one above.
 from rete import Call, Exists, P, Rule, V
 from rete.model import AssertLogical
 
+from chess_rules.move_helpers import compulsory_capture
+
 from presets.base import PresetMeta
 from presets.royalty import bare_opponent_at_setup, bare_side_rule, set_royal
 
@@ -75,16 +77,6 @@ META = PresetMeta(
 )
 
 PROMOTION_TYPES = ("queen", "rook", "bishop", "knight", "king")
-
-
-def compulsory_capture(ctx, color):
-    st = ctx.session.chess
-    if not any(m.victim is not None for m in st.candidates.values()):
-        return
-    rule = ctx.pnode.production.name
-    for u, m in list(st.candidates.items()):
-        if m.victim is None:
-            st.drop(u, rule, "a capture is available, and captures are compulsory")
 
 
 def opposite_bishops(ctx, status):
