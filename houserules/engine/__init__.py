@@ -35,7 +35,8 @@ def choose_move(game, level: int, rng: random.Random | None = None,
     ``movetime`` (seconds) caps the search besides the level's own limits.
     A game that is over raises ValueError."""
     lv = get_level(level)
-    searcher = Searcher(game, noise=lv.noise, rng=rng or random.Random())
+    searcher = Searcher(game, noise=lv.noise, rng=rng or random.Random(),
+                        quiescence=lv.quiescence)
     return searcher.search(lv.limits(movetime)).move
 
 

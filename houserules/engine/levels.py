@@ -7,29 +7,36 @@ added to each root move's score, so that the weakest levels miss what they
 would otherwise see. ``movetime`` caps the time as well where a caller asks
 for it (the UCI ``go`` without limits, ``houserules play``).
 
-=====  =====  ======  =====  ============================================
-level  depth  nodes   noise  plays like
-=====  =====  ======  =====  ============================================
-1      1      -       1000   a beginner: a near-random move, but mates
-2      1      -       250    takes what hangs, often misses the best
-3      1      -       0      one ply and the captures that follow
-4      2      2500    0      a full two-ply search
-5      3      3000    0      three plies where the budget allows
-6      3      8000    0
-7      3      12000   0
-8      4      16000   0
-9      5      20000   0
-10     64     30000   0      as deep as 30000 nodes go
-=====  =====  ======  =====  ============================================
+=====  =====  ======  =====  ========  =====================================
+level  depth  nodes   noise  captures  plays like
+=====  =====  ======  =====  ========  =====================================
+1      1      -       1000   no        a beginner: a near-random move, but
+                                       mates
+2      1      -       250    no        takes what hangs, often misses the
+                                       best
+3      1      -       0      yes       one ply and the captures that follow
+4      2      2500    0      yes       a full two-ply search
+5      3      3000    0      yes       three plies where the budget allows
+6      4      5000    0      yes
+7      5      7500    0      yes
+8      6      10000   0      yes
+9      8      13000   0      yes
+10     64     16000   0      yes       as deep as 16000 nodes go
+=====  =====  ======  =====  ========  =====================================
 
-Each level searches strictly more than the one below: noise falls off
-sharply at levels 1 to 3, then depth and node budget rise. (Budgets
-smaller than a full depth-2 search, ~850 nodes in a quiet middlegame,
-made two levels of the same depth play alike.)
+"captures": whether the search goes on past its depth through the captures
+(quiescence); the two weakest levels take the static score at the horizon,
+which also keeps them cheap: searching every capture sequence after every
+root move with the full window that noise needs cost them ten times the
+nodes of level 3. Each level searches strictly more than the one below:
+noise falls off sharply at levels 1 to 3, then depth and node budget rise.
+(Budgets smaller than a full depth-2 search, ~850 nodes in a quiet
+middlegame, made two levels of the same depth play alike.)
 
-A node costs about a third of a millisecond of CPU (every move is made and
-taken back through the productions), so level 5 thinks up to about 1 s a
-move, level 10 ten seconds (more on a loaded machine).
+A node costs about a third of a millisecond of CPU in the pure build (every
+move is made and taken back through the productions; a quarter in the
+compiled one), so level 5 thinks up to about 1 s a move, level 10 about
+five seconds (more on a loaded machine).
 
 Dice Chess (:mod:`houserules.engine.dice_bot`) reads ``dice_candidates``:
 how many of its best turns by the static score it searches further, over
@@ -40,7 +47,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .search import Limits
+from .search import MAX_QUIESCENCE, Limits
 
 
 @dataclass(frozen=True)
@@ -53,6 +60,8 @@ class Level:
     noise: int
     dice_candidates: int
     dice_noise: int
+    #: plies of captures searched past ``depth`` (0: the static score there)
+    quiescence: int = MAX_QUIESCENCE
 
     def limits(self, movetime: float | None = None, stop=None) -> Limits:
         """The search limits of this level (and ``movetime`` seconds at most)."""
@@ -60,16 +69,16 @@ class Level:
 
 
 LEVELS = {
-    1: Level(1, 1, None, 1000, 0, 400),
-    2: Level(2, 1, None, 250, 0, 150),
+    1: Level(1, 1, None, 1000, 0, 400, quiescence=0),
+    2: Level(2, 1, None, 250, 0, 150, quiescence=0),
     3: Level(3, 1, None, 0, 0, 0),
     4: Level(4, 2, 2500, 0, 2, 0),
     5: Level(5, 3, 3000, 0, 4, 0),
-    6: Level(6, 3, 8000, 0, 6, 0),
-    7: Level(7, 3, 12000, 0, 8, 0),
-    8: Level(8, 4, 16000, 0, 12, 0),
-    9: Level(9, 5, 20000, 0, 16, 0),
-    10: Level(10, 64, 30000, 0, 24, 0),
+    6: Level(6, 4, 5000, 0, 6, 0),
+    7: Level(7, 5, 7500, 0, 8, 0),
+    8: Level(8, 6, 10000, 0, 12, 0),
+    9: Level(9, 8, 13000, 0, 16, 0),
+    10: Level(10, 64, 16000, 0, 24, 0),
 }
 #: the level used when none is given (the command line's default)
 DEFAULT_LEVEL = 5

@@ -121,13 +121,16 @@ class Searcher:
     (centipawns) and ``rng`` make the weakest levels err: each root move's score
     gets a random number up to ``noise`` added before the best is chosen.
     ``hash_entries`` bounds the transposition table (it is cleared when full).
+    ``quiescence`` bounds the plies of captures searched past the horizon (0:
+    the static score at the horizon, as the two weakest levels play).
     """
 
     def __init__(self, game, evaluator: Evaluator | None = None,
                  on_info: Callable[[Info], None] | None = None,
                  hash_entries: int = 200_000, noise: int = 0,
-                 rng: random.Random | None = None):
+                 rng: random.Random | None = None, quiescence: int = MAX_QUIESCENCE):
         self.game = game
+        self.quiescence = quiescence
         self.evaluate = evaluator or Evaluator(game.ruleset)
         self.on_info = on_info
         self.hash_entries = max(1, hash_entries)
@@ -201,13 +204,17 @@ class Searcher:
                 raise _Stop
 
     def _root(self, depth: int, moves: list, prev_best) -> tuple:
-        """One iteration at the root: (best move, score). With ``noise`` every
-        root move is searched with a full window, so that each has a true score
-        to err on."""
+        """One iteration at the root: (best move, score). With ``noise`` a root
+        move is searched with a window just wide enough to tell whether its
+        noisy score can still win: one whose true score is more than ``noise``
+        below the best true score so far cannot, so its search may fail low
+        (a full window made the weakest levels search ten times more than
+        level 3)."""
         game = self.game
         turn = game.turn
         alpha, beta = -INF, INF
         best, best_noisy = prev_best, -INF
+        top = -INF                          # (the best true score so far)
         self._partial = None
         for m in self._ordered(moves, prev_best.uci(), 0):
             game.push(m)
@@ -222,8 +229,12 @@ class Searcher:
             if noisy > best_noisy:
                 best, best_noisy = m, noisy
                 self._partial = (m, s)
-            if not self.noise and s > alpha:
-                alpha = s
+            if not self.noise:
+                if s > alpha:
+                    alpha = s
+            elif s > top:
+                top = s
+                alpha = max(alpha, top - self.noise - 1)
         if self.noise:
             return best, best_noisy         # (a noisy score is no bound to keep)
         self._store(position_key(game, self.extra), depth, alpha, _EXACT, best.uci())
@@ -332,13 +343,13 @@ class Searcher:
         in_check = game.is_check()
         if not in_check:
             stand = self.evaluate(game, opponent_moves)
-            if stand >= beta or qdepth >= MAX_QUIESCENCE:
+            if stand >= beta or qdepth >= self.quiescence:
                 return stand
             alpha = max(alpha, stand)
             best = stand
         else:
             best = -INF
-            if qdepth >= MAX_QUIESCENCE:
+            if qdepth >= self.quiescence:
                 return self.evaluate(game, opponent_moves)
         turn = game.turn
         moves = game.legal_moves()

@@ -324,6 +324,7 @@ class UciEngine:
                 limits.nodes = min(limits.nodes or level.nodes or 10**12,
                                    level.nodes or 10**12)
         searcher = Searcher(game, on_info=self._send_info, noise=level.noise,
+                            quiescence=level.quiescence,
                             hash_entries=self.hash_mb * 1024 * 1024 // ENTRY_BYTES)
         if self.searcher is not None and self.searcher.game.ruleset is game.ruleset:
             searcher.tt = self.searcher.tt          # what the last search learnt
