@@ -41,7 +41,7 @@ from rete import Call, Collect, P, Rule, V
 from . import geometry as geo
 from .move_helpers import as_pieces
 from .moves import Move
-from .squares import DIRECTION_DELTAS, SQUARE_NAMES
+from .squares import DIRECTION_DELTAS
 
 __all__ = ["Leg", "leap", "step", "slide", "double_leap", "lame_path", "destinations", "compile_generator",
            "compile_attacks", "mover_rule", "MODES", "HOPS"]
@@ -241,12 +241,12 @@ def _home(colour: str, sq: int, topo) -> int:
 # ---------------------------------------------------------------- generators
 
 
-def _emitter(piece_type: str):
+def _emitter(piece_type: str, topo):
     """``emit(st, frm, to, colour, victim, rule, kind, ep_square)``: a pawn
     reaching its last rank comes once per promotion type (and leaves no
     en-passant target: it is no pawn any more)."""
     if piece_type == "pawn":
-        is_promotion = geo.is_promotion_square
+        is_promotion = geo.promotion_test(topo.shape)
 
         def emit_pawn(st, frm, to, c, victim, rule, kind="normal", ep_square=None):
             if is_promotion(to, c):
@@ -267,8 +267,9 @@ def _refuse(st, rule: str, sq: int, to: int, why, colour: str, stops: tuple | No
     if callable(why):
         text = why(st.session, to, colour) if stops is None else why(st.session, to, colour, stops)
     else:
-        text = why.format(to=SQUARE_NAMES[to], blocked=SQUARE_NAMES[stops[0] if stops else to])
-    st.refuse(SQUARE_NAMES[sq] + SQUARE_NAMES[to], rule, text)
+        names = st.names
+        text = why.format(to=names[to], blocked=names[stops[0] if stops else to])
+    st.refuse(st.names[sq] + st.names[to], rule, text)
 
 
 def _unit_directions(leg: Leg) -> dict[str, tuple[str, ...]] | None:
@@ -433,7 +434,7 @@ def compile_generator(piece_type: str, legs: Sequence[Leg], topo) -> Callable:
     fast = _fast_generator(piece_type, legs, topo)
     if fast is not None:
         return fast
-    emit = _emitter(piece_type)
+    emit = _emitter(piece_type, topo)
     walkers = [(leg, _leg_walker(leg, topo, emit)) for leg in legs]
     gated = any(leg.initial or leg.from_ranks for leg in legs)
     if len(walkers) == 1 and not gated:
