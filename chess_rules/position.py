@@ -40,14 +40,17 @@ modifiers use it for ``mod:`` (the hooks and auras seeded on pieces).
 Boards other than 8x8 (5 to 12 files ``a``..``l``, 5 to 10 ranks). The FEN
 reader and writer (``chess_rules.fen.parse_fen`` with ``shape``, or
 ``shape=None`` to read the size from the FEN) read them, and a game reads its
-positions on its rule set's board (``RuleSet.shape``). A run of more than nine empty squares is written with two digits
-(``10``, ``12``) and a square of a ten-rank board is named ``a10``, as
-Fairy-Stockfish writes them; a count with a leading zero or larger than the
-board is refused. En-passant targets stand on rank 3 or on the third rank from
-the top, and ``moved:`` names pawns on the second rank from their side. (ours) On a board other than 8x8 a castling letter needs its rook in
-its corner of the side's first rank (``K``/``k`` the last file, ``Q``/``q`` the
-a-file) and the side's king on that rank between the corners, since the king's
-home file differs from variant to variant (f1 in Capablanca chess).
+positions on its rule set's board (``RuleSet.shape``). A run of more than nine
+empty squares is written with two digits (``10``, ``12``) and a square of a
+ten-rank board is named ``a10``, as Fairy-Stockfish writes them; a count with
+a leading zero or larger than the board is refused. En-passant targets stand
+on rank 3 or on the third rank from the top, and ``moved:`` names pawns on the
+second rank from their side. (ours) On a board other than 8x8 a castling
+letter needs its rook in its corner of the side's first rank (``K``/``k`` the
+last file, ``Q``/``q`` the a-file) and the side's king on that rank between
+the corners, since the king's home file differs from variant to variant (f1 in
+Capablanca chess); the king castles from where it stands to the rule set's
+files (``config['castling-king-files']``: the i- and c-files on 10x8).
 
 (ours) Repetition reads the same state: under a preset two positions are one for
 the threefold rule only when their extended FENs agree apart from the clocks
