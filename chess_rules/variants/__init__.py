@@ -11,10 +11,12 @@ variant's start; ``Game.from_variant(name, ini=...)`` plays it.
 >>> rules = load_variant("almost")
 >>> rules.config["start-fen"]
 'rnbckbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBCKBNR w KQkq - 0 1'
+>>> load_variant("capablanca").shape
+board_shape(10, 8)
 >>> load_variant("mini", "[mini:chess]\\nmaxRank = 6\\n")
 Traceback (most recent call last):
 ...
-chess_rules.variants.ini.VariantsIniError: <variants.ini>:2:11: maxRank: '6' is not supported (only 8)
+chess_rules.variants.ini.VariantsIniError: <variants.ini>:2:11: maxRank: on a board of 6 ranks give promotionRegionWhite = *6: Fairy-Stockfish's default, *8, is not the last rank there
 
 The options read, option by option, and the differences from Fairy-Stockfish
 are in RULES.md ("variants.ini").
