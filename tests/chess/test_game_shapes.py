@@ -160,3 +160,18 @@ def test_a_position_of_another_board_is_refused():
 def test_a_standard_rule_set_is_unchanged():
     assert fide_rules().shape is board_shape(8, 8)
     assert fide_rules(board_shape(8, 8)).topology is fide_rules().topology
+
+
+def test_a_refused_pgn_move_on_ten_files_names_its_squares():
+    from chess_rules.errors import PgnMoveError
+    from chess_rules.variants import load_variant
+    rules = load_variant("capablanca")
+    start = rules.config["start-fen"]
+    with pytest.raises(PgnMoveError, match=r"2\. Cj5 \(h1j5\): no rule moves the chancellor on h1"):
+        Game.from_pgn(f'[FEN "{start}"]\n[SetUp "1"]\n\n1. Ab3 a6 2. Cj5 *', ruleset=rules)
+    with pytest.raises(PgnMoveError, match=r"\(j2j5\): no rule moves the pawn on j2 to j5"):
+        Game.from_pgn(f'[FEN "{start}"]\n[SetUp "1"]\n\n1. j5 *', ruleset=rules)
+    game = Game(ruleset=rules)
+    for san in ("Ab3", "a6", "Ci3"):
+        game.push_san(san)
+    assert Game.from_pgn(game.pgn(), ruleset=rules).fen() == game.fen()
