@@ -57,27 +57,27 @@ def _bad_game(v: dict) -> str | None:
     return None
 
 
-def _bad_ep(v: dict, shape: BoardShape) -> str | None:
-    if not _on_board(v["square"], shape):
-        return (f"an ep fact's square is a square number {square_range(shape)}, "
+def _bad_ep(v: dict, st: "ChessState") -> str | None:
+    if not _on_board(v["square"], st):
+        return (f"an ep fact's square is a square number {square_range(st.shape)}, "
                 f"not {v['square']!r}")
     if v["by"] not in _COLORS:
         return f"an ep fact's by is white or black, not {v['by']!r}"
     return None
 
 
-def _on_board(sq, shape: BoardShape) -> bool:
-    return sq.__class__ is int and sq in squares_of(shape)
+def _on_board(sq, st: "ChessState") -> bool:
+    return sq.__class__ is int and sq in st.square_set
 
 
-def _bad_castling(v: dict, shape: BoardShape) -> str | None:
+def _bad_castling(v: dict, st: "ChessState") -> str | None:
     if v["color"] not in _COLORS:
         return f"a castling fact's color is white or black, not {v['color']!r}"
     if v["side"] not in ("king", "queen"):
         return f"a castling fact's side is king or queen, not {v['side']!r}"
     for slot in ("king-from", "king-to", "rook-from", "rook-to"):
-        if not _on_board(v[slot], shape):
-            return (f"a castling fact's {slot} is a square number {square_range(shape)}, "
+        if not _on_board(v[slot], st):
+            return (f"a castling fact's {slot} is a square number {square_range(st.shape)}, "
                     f"not {v[slot]!r}")
     return None
 
@@ -107,7 +107,8 @@ class ChessState:
         self.topology = ruleset.topology
         shape = self.shape = ruleset.shape
         n = len(shape.squares)
-        self._squares = squares_of(shape)
+        #: the board's square numbers, as a set
+        self.square_set = squares_of(shape)
         #: the square names of the board, indexed by square number
         self.names = shape.square_names
         #: ``is_promotion(sq, colour)``: a pawn arriving on ``sq`` promotes
@@ -173,7 +174,7 @@ class ChessState:
             if kind == "assert":
                 color = v["color"]
                 ptype = v["type"]
-                if sq.__class__ is not int or sq not in self._squares or \
+                if sq.__class__ is not int or sq not in self.square_set or \
                         ptype not in PIECE_LETTER or color not in _COLORS:
                     # refused before the mirror changes (a rule's action that
                     # writes one raises, and the change is undone)
@@ -206,7 +207,7 @@ class ChessState:
             if kind == "assert" and fact.values["turn"] not in _COLORS:
                 raise SlotValueError(_bad_game(fact.values))
         elif kind == "assert" and t in _CHECKED:
-            problem = _CHECKED[t](fact.values, self.shape)
+            problem = _CHECKED[t](fact.values, self)
             if problem is not None:
                 raise SlotValueError(problem)
 
