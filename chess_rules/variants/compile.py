@@ -15,11 +15,12 @@ from typing import Callable
 
 from rete import AssertLogical, Call, Not, P, Rule, Test, V
 
+from ..errors import FenError
 from ..fen import STARTING_FEN
-from ..fide import fide_rules
+from ..fide import FIDE_MOVEMENT, fide_rules
 from ..shape import FILE_LETTERS, MAX_FILES, MAX_RANKS, MIN_FILES, MIN_RANKS, BoardShape, board_shape
 from ..move_helpers import compulsory_capture
-from ..movement import leap, mover_rule
+from ..movement import Leg, leap, mover_rule
 from ..pieces import PieceType, PieceTypeError
 from ..ruleset import RuleSet
 from ..squares import opposite
@@ -54,9 +55,15 @@ SUPPORTED: dict[str, str] = {
     "promotionPieceTypes": "the letters pawns promote to (both sides)",
     "promotionPieceTypesWhite": "the same as Black's, if both are given",
     "promotionPieceTypesBlack": "the same as White's, if both are given",
-    "promotionRegionWhite": "the last rank only (*8 on 8x8); needed on a board of other "
-                            "than 8 ranks",
-    "promotionRegionBlack": "*1 only",
+    "promotionRegionWhite": "whole ranks holding the last (*8 on 8x8; *8 *9 *10 in Grand "
+                            "chess); needed on a board of other than 8 ranks",
+    "promotionRegionBlack": "whole ranks, the mirror of White's",
+    "mandatoryPawnPromotion": "true, or false (with immobilityIllegal = true): a pawn in "
+                              "the promotion region before the last rank may stay a pawn",
+    "promotionLimit": "LETTER:COUNT ...: a pawn promotes to a type only while its side has "
+                      "fewer than COUNT of it",
+    "immobilityIllegal": "false, or true where no piece but the pawn moves forward or "
+                         "backward only (no f or b in its Betza)",
     "doubleStep": "true or false: the pawn's double step",
     "doubleStepRegionWhite": "whole ranks (*2 *3 ...), Black's the mirror of White's",
     "doubleStepRegionBlack": "whole ranks, the mirror of White's; needed on a board of "
@@ -228,7 +235,8 @@ def variant_rules(sections: dict[str, Section], name: str) -> RuleSet:
         rules.royal_types = {"white": (), "black": ()}
     _start(rules, opts, types)
     _promotion(rules, opts, types)
-    _double_step(rules, opts)
+    double_leg = _double_step(rules, opts)
+    _promotion_zone(rules, opts, types, double_leg)
     _castling(rules, opts)
     _must_capture(rules, opts)
     _results(rules, opts, types, royal_king)
@@ -257,7 +265,6 @@ def _board(opts) -> BoardShape:
                             f"({MIN_FILES} to {MAX_FILES} files)")
     shape = board_shape(width, height)
     for key, ok in (("checking", "true"), ("checkmateValue", "loss"),
-                    ("promotionRegionWhite", f"*{height}"), ("promotionRegionBlack", "*1"),
                     ("castlingRookKingsideFile", FILE_LETTERS[width - 1]),
                     ("castlingRookQueensideFile", "a"), ("castlingKingPiece", "k")):
         if key in opts:
@@ -310,10 +317,12 @@ def _promotion(rules: RuleSet, opts, types) -> None:
     rules.config["promotion-types"] = sets[0]
 
 
-def _double_step(rules: RuleSet, opts) -> None:
+def _double_step(rules: RuleSet, opts) -> Leg | None:
+    """Apply the double-step options; the leg of a double step other than
+    FIDE's, if any (None: FIDE's, or none)."""
     if "doubleStep" in opts and not _bool(opts["doubleStep"]):
         rules.remove("fide.pawn-double-push", "variant")
-        return
+        return None
     shape = rules.shape
     white = _ranks(opts["doubleStepRegionWhite"], shape) \
         if "doubleStepRegionWhite" in opts else (1,)
@@ -330,7 +339,7 @@ def _double_step(rules: RuleSet, opts) -> None:
         raise (opts.get("doubleStepRegionBlack") or opts["doubleStepRegionWhite"]).error(
             "the two sides' double-step ranks must mirror each other")
     if white == (1,):
-        return
+        return None
     leg = leap((0, 2), mode="move", lame=True, from_ranks=white, ep=True,
                blocked="{blocked} is occupied")
     rule, gen = mover_rule("fide.pawn-double-push", "pawn", (leg,), rules.topology,
@@ -340,6 +349,97 @@ def _double_step(rules: RuleSet, opts) -> None:
     rules.function("gen.variant-double-step", gen)
     rules.replace(rule, "variant")
     rules.config["strict-ep"] = False
+    rules.config["ep-pawn-infer"] = _ep_pawn_beyond(rules.shape)
+    return leg
+
+
+def _ep_pawn_beyond(shape: BoardShape) -> Callable:
+    """The pawn a FEN's en-passant target captures under double steps from
+    ranks of the variant's own (Grand chess's from the third): the one beyond
+    the target, seen from the nearer side (White's below the middle)."""
+    width, height = shape.width, shape.height
+
+    def infer(state, target: int) -> int:
+        rank = target // width
+        if not 0 < rank < height - 1:
+            raise FenError("en_passant", f"{shape.square_names[target]!r} is on the board's "
+                                         f"first or last rank: no double step passes it")
+        return target + width if rank < height // 2 else target - width
+    return infer
+
+
+def _promotion_zone(rules: RuleSet, opts, types, double_leg: Leg | None) -> None:
+    """A promotion region beyond the last rank, optional promotion
+    (``mandatoryPawnPromotion = false``) and ``promotionLimit``: the pawn's
+    movers are made again with promotions of their own (Grand chess)."""
+    shape = rules.shape
+    top = shape.height - 1
+    given = [opts[k] for k in ("promotionRegionWhite", "promotionRegionBlack") if k in opts]
+    white = _ranks(opts["promotionRegionWhite"], shape) \
+        if "promotionRegionWhite" in opts else (7,)
+    black = _ranks(opts["promotionRegionBlack"], shape) \
+        if "promotionRegionBlack" in opts else (0,)
+    if tuple(sorted(top - r for r in black)) != white:
+        raise given[-1].error("the two sides' promotion regions must mirror each other")
+    if top not in white:
+        raise given[0].error(f"a promotion region holds the last rank (*{top + 1})")
+    mandatory = _bool(opts["mandatoryPawnPromotion"]) \
+        if "mandatoryPawnPromotion" in opts else True
+    immobility = _bool(opts["immobilityIllegal"]) if "immobilityIllegal" in opts else False
+    if immobility:
+        for letter, ptype in types.items():
+            betza = rules.config.get("pieces", {}).get(ptype, ("", ""))[1]
+            if any(ch in "fb" for ch in betza):
+                raise opts["immobilityIllegal"].error(
+                    f"is read only for pieces that can always move: the {ptype} "
+                    f"({betza}) moves forward or backward only in some directions")
+    if not mandatory and not immobility:
+        raise opts["mandatoryPawnPromotion"].error(
+            "false is read with immobilityIllegal = true only (a pawn that stays a "
+            "pawn on the last rank could never move)")
+    limits = {}
+    if "promotionLimit" in opts:
+        opt = opts["promotionLimit"]
+        for word in opt.value.split():
+            letter, sep, count = word.partition(":")
+            if not sep or not count.isdigit() or letter.lower() not in types:
+                raise opt.error(f"{word!r} is not LETTER:COUNT of a piece of this variant")
+            limits[types[letter.lower()]] = int(count)
+    if white == (top,) and mandatory and not limits:
+        return      # FIDE's promotion on the last rank
+    zone = frozenset(white)
+    width = shape.width
+
+    def promotion(st, to: int, colour: str) -> tuple[tuple[str, ...], bool]:
+        rank = to // width
+        if colour == "black":
+            rank = top - rank
+        if rank not in zone:
+            return (), True
+        kinds = st.promotion_types
+        if limits:
+            colors, tps = st.colors, st.types
+            kinds = tuple(k for k in kinds if k not in limits or sum(
+                1 for c, t in zip(colors, tps) if c == colour and t == k) < limits[k])
+        return kinds, not mandatory and rank != top
+
+    ranks = ", ".join(str(r + 1) for r in white)
+    why = (f" variant (promotionRegion, mandatoryPawnPromotion, promotionLimit): a pawn "
+           f"arriving on ranks {ranks} (its side's) {'may promote' if not mandatory else 'promotes'}"
+           + (" to a piece type its side has fewer of than the limit" if limits else "")
+           + ".")
+    for name, ptype, legs, doc in FIDE_MOVEMENT:
+        if ptype != "pawn" or name not in rules.productions:
+            continue
+        meta: dict | None = None
+        if name == "fide.pawn-double-push" and double_leg is not None:
+            legs, meta = (double_leg,), {}
+        short = name.removeprefix("fide.")
+        fn_name = f"gen.variant-{short}-promotion"
+        rule, gen = mover_rule(name, "pawn", legs, rules.topology, doc + why, fn_name,
+                               meta=meta, promotion=promotion)
+        rules.function(fn_name, gen)
+        rules.replace(rule, "variant")
 
 
 def _drop_castling(game, pos) -> None:
