@@ -1031,6 +1031,9 @@ class Game:
         standard = self._start_fen == STARTING_FEN and start_fen(self.ruleset) == STARTING_FEN
         start = None if standard else self._start_fen
         tags = dict(headers or {})
+        variant = self.ruleset.config.get("catalogue-variant")
+        if variant and not self.ruleset.presets and "Variant" not in tags:
+            tags["Variant"] = variant       # (a catalogue variant: from_pgn reads it back)
         if self.ruleset.presets and "Variant" not in tags:
             tags["Variant"] = ", ".join(self.ruleset.presets)
             # settings other than the defaults: without them the moves would be

@@ -76,6 +76,25 @@ def variant_presets(pgn: PgnGame) -> list[str]:
     return ids
 
 
+def _catalogue_variant(pgn: PgnGame):
+    """The rule set of the catalogue variant the ``Variant`` tag names
+    (``capablanca``, as :meth:`Game.pgn` writes it), or None: a preset's id,
+    several ids or no such variant are read as presets."""
+    value = (pgn.tags.get("Variant") or "").strip()
+    if not value or "," in value or value.lower() in STANDARD_VARIANTS:
+        return None
+    from .rule_source import NoRuleSourceError, rule_source
+    try:
+        if value in rule_source().known_ids():
+            return None
+    except NoRuleSourceError:
+        pass
+    from .variants import catalogue, load_variant
+    if value not in {s.name for s in catalogue()}:
+        return None
+    return load_variant(value)
+
+
 def variant_config(pgn: PgnGame) -> dict[str, dict]:
     """The presets' settings the ``VariantConfig`` tag gives (``monster-rules.scope=
     black``, as :meth:`Game.pgn` writes those that differ from the defaults)."""
@@ -97,6 +116,8 @@ def start(pgn: PgnGame, presets=None, ruleset=None, config=None, game_class=None
     :class:`PgnError` at the tag's value."""
     if game_class is None:
         from .game import Game as game_class
+    if presets is None and ruleset is None and config is None:
+        ruleset = _catalogue_variant(pgn)
     if presets is None and ruleset is None:
         ids = variant_presets(pgn)
         tagged = config is None and bool(ids) and "VariantConfig" in pgn.tags

@@ -175,3 +175,17 @@ def test_a_refused_pgn_move_on_ten_files_names_its_squares():
     for san in ("Ab3", "a6", "Ci3"):
         game.push_san(san)
     assert Game.from_pgn(game.pgn(), ruleset=rules).fen() == game.fen()
+
+
+def test_a_catalogue_variants_pgn_names_it_and_reads_back_alone(tmp_path):
+    from houserules.cli import main
+    game = Game.from_variant("grand")
+    for uci in ("a3a5", "b8b6", "b2c4"):
+        game.push(uci)
+    text = game.pgn()
+    assert '[Variant "grand"]' in text
+    back = Game.from_pgn(text)
+    assert back.fen() == game.fen() and back.ruleset.shape is board_shape(10, 10)
+    path = tmp_path / "grand.pgn"
+    path.write_text(text, encoding="utf-8")
+    assert main(["replay", str(path)]) == 0
