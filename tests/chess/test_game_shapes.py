@@ -189,3 +189,28 @@ def test_a_catalogue_variants_pgn_names_it_and_reads_back_alone(tmp_path):
     path = tmp_path / "grand.pgn"
     path.write_text(text, encoding="utf-8")
     assert main(["replay", str(path)]) == 0
+
+
+HILL = '''rule "capa.hill" stage result salience 70
+  "A king on j5 wins at once."
+when
+  game()
+  piece(type: king, color: ?c, square: ?t & member(j5))
+  not result()
+then
+  assert result(winner: ?c, reason: "hill")
+end
+'''
+
+
+def test_a_rule_file_names_the_squares_of_the_rule_sets_board():
+    from chess_rules.rule_files import load_rule_text
+    from chess_rules.variants import load_variant
+    rules = load_rule_text(load_variant("capablanca"), HILL)
+    won = Game("5k4/10/10/9K/10/10/10/10 b - - 0 1", ruleset=rules).outcome()
+    assert won is not None and won.reason == "hill" and won.winner == "white"
+    beside = Game("5k4/10/10/8K1/10/10/10/10 b - - 0 1", ruleset=rules).outcome()
+    assert beside is None or beside.reason != "hill"
+    # on 8x8, j5 is no square: the file is refused where it names it
+    with pytest.raises(Exception, match=r"'j5' is none \(write a square's name, a1 \.\. h8"):
+        load_rule_text(fide_rules(), HILL)
