@@ -20,7 +20,7 @@ from rete.model import Pattern
 from .errors import MoveParseError, ReentrantCallError
 from .moves import Move
 from .notation import parse_uci
-from .squares import SQUARE_NAMES
+from .shape import STANDARD
 
 
 @dataclass
@@ -48,20 +48,21 @@ class Explanation:
 
 def explain_move(game, move) -> Explanation:
     """Which production generated a legal move, or which refused it and why."""
+    shape = game.ruleset.shape
     if isinstance(move, Move):
         try:
-            u = move.uci()
+            u = move.uci() if shape is STANDARD else move.name_on(shape.square_names)
         except (IndexError, KeyError, TypeError):
             return Explanation(f"Move({move.frm!r}, {move.to!r}, {move.promo!r})", False, None,
                                "its squares or promotion are not on the board")
     else:
         u = str(move).strip()
     try:
-        frm, to, promo = parse_uci(u)
+        frm, to, promo = parse_uci(u, shape=shape)
     except MoveParseError as e:
         return Explanation(u, False, None, e.reason)
     if promo:       # the move push plays for 'e7e8Q' (the legal moves' keys are lower case)
-        u = u[:4] + u[4].lower()
+        u = u[:-1] + u[-1].lower()
     st = game.state
     st.refusals = {}
     st.generated_by = {}
@@ -197,6 +198,7 @@ def no_rule_reason(game, frm: int, to: int, promo) -> str:
     """Why a move no production generated or refused is not legal: the board's own
     word (no piece, the wrong colour, an own piece or a piece in the way), or no rule."""
     st = game.state
+    SQUARE_NAMES = st.names      # noqa: N806 (the board's names)
     turn = game.turn
     out = game.outcome_if_decided()
     if out is not None:
@@ -240,8 +242,9 @@ def castling_squares(game, turn: str, frm: int, to: int) -> bool:
     e1c1, e8g8, e8c8, or a castling fact's own squares): only then is a missing
     castling right a reason (a king's two-square step from e4 is no castling)."""
     from .game import CASTLING_SQUARES
-    if any(c == turn and (kf, kt) == (frm, to)
-           for c, _, kf, kt, _, _ in CASTLING_SQUARES.values()):
+    if game.ruleset.shape.width == 8 and game.ruleset.shape.height == 8 and any(
+            c == turn and (kf, kt) == (frm, to)
+            for c, _, kf, kt, _, _ in CASTLING_SQUARES.values()):
         return True
     return any(f.values["color"] == turn and f.values["king-from"] == frm
                and f.values["king-to"] == to for f in game.session.facts_of("castling"))
@@ -250,6 +253,7 @@ def castling_squares(game, turn: str, frm: int, to: int) -> bool:
 def _castling_reason(game, turn: str, frm: int, to: int, movers) -> str | None:
     """Why a king's two-square step along its rank is not a castling move: no right
     for it, or no production that castles; None when neither is the reason."""
+    SQUARE_NAMES = game.state.names      # noqa: N806 (the board's names)
     rights = [f for f in game.session.facts_of("castling")
               if f.values["color"] == turn and f.values["king-from"] == frm
               and f.values["king-to"] == to]
@@ -342,16 +346,17 @@ _FIDE_SLIDER = {"bishop": "fide.bishop-move", "rook": "fide.rook-move",
 def _first_blocker(st, ptype: str, frm: int, to: int) -> int | None:
     """The first occupied square between ``frm`` and ``to`` on a straight line the
     piece type (bishop, rook or queen) slides along in FIDE chess, or None."""
-    df, dr = to % 8 - frm % 8, to // 8 - frm // 8
+    w = st.shape.width
+    df, dr = to % w - frm % w, to // w - frm // w
     diagonal = abs(df) == abs(dr) and df != 0
     straight = (df == 0) != (dr == 0)
     if not ((ptype in ("bishop", "queen") and diagonal) or
             (ptype in ("rook", "queen") and straight)):
         return None
     sf, sr = (df > 0) - (df < 0), (dr > 0) - (dr < 0)
-    sq = frm + sf + 8 * sr
+    sq = frm + sf + w * sr
     while sq != to:
         if st.colors[sq] is not None:
             return sq
-        sq += sf + 8 * sr
+        sq += sf + w * sr
     return None

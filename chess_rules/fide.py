@@ -35,9 +35,11 @@ from rete.model import AssertLogical, Expr
 from . import geometry as geo
 from .move_helpers import as_pieces, piece_patterns
 from .movement import Leg, leap, mover_rule, slide, step
+from .errors import ArgumentError
 from .moves import Move
 from .ruleset import RuleSet
-from .squares import SQUARE_NAMES, opposite
+from .shape import STANDARD, BoardShape
+from .squares import opposite
 from .topology import Plain
 
 ROOK_LINES = ("N", "E", "S", "W")
@@ -72,14 +74,14 @@ def make_slider_gen(piece_type: str, topo, directions, can_capture=None):
                 elif can_capture is None or can_capture(st, to):
                     add(Move(sq, to, None, piece_type, "normal", to, rule))
                 else:
-                    st.refuse(SQUARE_NAMES[sq] + SQUARE_NAMES[to], rule,
+                    st.refuse(st.names[sq] + st.names[to], rule,
                               f"a {piece_type} may not capture {st.describe(to)}")
     return gen
 
 
 def add_pawn_move(st, frm, to, color, kind, victim, rule, ep_square=None):
     """Add a pawn move, expanded into promotions on the last rank."""
-    if geo.is_promotion_square(to, color):
+    if st.is_promotion(to, color):
         for pt in st.promotion_types:
             st.add(Move(frm, to, pt, "pawn", kind, victim, rule))
     else:
@@ -90,12 +92,13 @@ def _empty_diagonal(session, to: int, color: str) -> str:
     """Why a pawn may not move diagonally onto the empty square ``to``; an
     en-passant target of its own side there (Dice Chess, a multi-move turn) is
     named, as the capture a player would look for."""
-    why = f"a pawn moves diagonally only to capture, and {SQUARE_NAMES[to]} is empty"
+    names = session.chess.names
+    why = f"a pawn moves diagonally only to capture, and {names[to]} is empty"
     for f in session.facts_of("ep"):
         v = f.values
         if v["square"] == to and v["by"] == color:
             return (f"{why}: the en-passant target there is {color}'s own (made by its pawn "
-                    f"on {SQUARE_NAMES[v['pawn']]}), and a pawn captures en passant only "
+                    f"on {names[v['pawn']]}), and a pawn captures en passant only "
                     f"onto the opponent's targets")
     return why
 
@@ -121,7 +124,8 @@ def castle_gen(ctx, right, color):
     v = right.values
     kf, kt, rf, rt = v["king-from"], v["king-to"], v["rook-from"], v["rook-to"]
     rule = ctx.pnode.production.name
-    uci = SQUARE_NAMES[kf] + SQUARE_NAMES[kt]
+    names = st.names
+    uci = names[kf] + names[kt]
     colors, types = st.colors, st.types
     if types[kf] != "king" or colors[kf] != color or types[rf] != "rook" or colors[rf] != color:
         st.refuse(uci, rule, "the king and rook are not on their castling squares")
@@ -130,7 +134,7 @@ def castle_gen(ctx, right, color):
     hi = max(kf, kt, rf, rt)
     for s in range(lo, hi + 1):
         if s not in (kf, rf) and colors[s] is not None:
-            st.refuse(uci, rule, f"{SQUARE_NAMES[s]} is not empty")
+            st.refuse(uci, rule, f"{names[s]} is not empty")
             return
     if "king" in st.royal[color]:
         opp = opposite(color)
@@ -150,7 +154,7 @@ def castle_gen(ctx, right, color):
                 in_check = s == kf and any(f.values["color"] == color and f.values["square"] == kf
                                            for f in ctx.session.facts_of("check"))
                 st.refuse(uci, rule, "the king is in check" if in_check
-                          else f"{SQUARE_NAMES[s]} is attacked")
+                          else f"{names[s]} is attacked")
                 return
     st.add(Move(kf, kt, None, "king", "castle", None, rule, rook_from=rf, rook_to=rt))
 
@@ -226,8 +230,9 @@ def filter_self_check(ctx, color):
             if st.refusals is not None:
                 colors, types = st.simulate(m)
                 att = st.attackers(colors, types, s, opposite(color))
-                by = ", ".join(f"the {types[a]} on {SQUARE_NAMES[a]}" for a in att)
-                reason = f"it leaves the {types[s]} on {SQUARE_NAMES[s]} attacked" + \
+                names = st.names
+                by = ", ".join(f"the {types[a]} on {names[a]}" for a in att)
+                reason = f"it leaves the {types[s]} on {names[s]} attacked" + \
                     (f" by {by}" if by else "")
             else:
                 reason = ""
@@ -331,7 +336,7 @@ def insufficient_material(ctx, status):
     st = ctx.session.chess
     if st.ruleset.config.get("dead-positions", True) is False:
         return
-    pieces = [(st.types[s], st.colors[s], s) for s in range(64) if st.types[s]]
+    pieces = [(t, st.colors[s], s) for s, t in enumerate(st.types) if t]
     kinds = [t for t, _, _ in pieces if t != "king"]
     if any(t not in _FIDE_MINOR_MOVERS for t in kinds):
         return
@@ -342,7 +347,8 @@ def insufficient_material(ctx, status):
         dead = True
     elif all(t == "bishop" for t in kinds) and \
             st.ruleset.config.get("dead-same-shade-bishops", True):
-        shades = {(s % 8 + s // 8) % 2 for t, _, s in pieces if t == "bishop"}
+        width = st.shape.width
+        shades = {(s % width + s // width) % 2 for t, _, s in pieces if t == "bishop"}
         dead = len(shades) == 1
     if dead:
         ctx.assert_logical("result", winner="draw", reason="insufficient material")
@@ -447,18 +453,32 @@ def movement_rules(topo, group="fide"):
     return out, fn
 
 
-def fide_rules() -> RuleSet:
+def fide_rules(shape: BoardShape = STANDARD) -> RuleSet:
     """Standard chess as a rule set: a fresh copy each call, to edit freely.
 
+    ``shape`` is the board (:func:`~chess_rules.shape.board_shape`, 8x8 unless
+    given): FIDE's pieces and rules on it, pawns starting on the second rank
+    from each side and promoting on the last, castling from the king's square
+    toward the corners (:func:`chess_rules.game.castling_squares`). A game under it starts from
+    no position of its own: give it a FEN, or a start (``config['start-fen']``).
+
     The copies share the productions, functions and board topology they start
-    with (all immutable), so a game does not pay for building them again."""
-    return _fide_base().copy()
+    with (all immutable), so a game does not pay for building them again.
+
+    >>> from chess_rules.fide import fide_rules
+    >>> from chess_rules.shape import board_shape
+    >>> fide_rules(board_shape(10, 8)).shape
+    board_shape(10, 8)
+    """
+    if not isinstance(shape, BoardShape):
+        raise ArgumentError(f"a board shape is a chess_rules.shape.board_shape(...), not {shape!r}")
+    return _fide_base(shape).copy()
 
 
-@lru_cache(maxsize=1)
-def _fide_base() -> RuleSet:
+@lru_cache(maxsize=None)
+def _fide_base(shape: BoardShape) -> RuleSet:
     rs = RuleSet("fide")
-    topo = Plain()
+    topo = Plain(shape.width, shape.height)
     rs.topology = topo
     rs.fide_attacks = lambda c, t, sq, by, topo=topo: geo.is_attacked_fide(c, t, topo, sq, by)
     prods, fns = movement_rules(topo)

@@ -24,17 +24,19 @@ from dataclasses import dataclass
 from rete.errors import ReteError
 from rete.model import Fact
 
-from .errors import (ArgumentError, ChessError, IllegalMoveError, MoveParseError,
+from .errors import (ArgumentError, ChessError, FenError, IllegalMoveError, MoveParseError,
                      NotPicklableError, ReentrantCallError)
 from .explain import Explanation, explain_move
 from .fen import STARTING_FEN, FenPosition
 from .pieces import activate_pieces
 from .moves import Move
-from .notation import (MoveInfo, check_tags, game_to_pgn, move_to_san, normalize_uci,
-                       parse_san)
+from .geometry import home_rank_test
+from .notation import (MoveInfo, check_tags, format_uci, game_to_pgn, move_to_san,
+                       normalize_uci, parse_san)
 from .ruleset import RuleSet, checked_ruleset, move_stages
 from .schema import TEMPLATES
-from .squares import PIECE_LETTER, SQUARE_NAMES, opposite
+from .shape import STANDARD
+from .squares import PIECE_LETTER, opposite
 from .state import ChessState
 
 _NO_FACTS: dict = {}
@@ -52,6 +54,39 @@ CASTLING_SQUARES = {
     "K": ("white", "king", 4, 6, 7, 5), "Q": ("white", "queen", 4, 2, 0, 3),
     "k": ("black", "king", 60, 62, 63, 61), "q": ("black", "queen", 60, 58, 56, 59),
 }
+#: the castling letters of each side, with the side they castle to
+_LETTER_SIDE = {"K": ("white", "king"), "Q": ("white", "queen"),
+                "k": ("black", "king"), "q": ("black", "queen")}
+
+
+def castling_squares(letter: str, king_sq: int, shape, king_files=None) -> tuple:
+    """(colour, side, king-from, king-to, rook-from, rook-to) of a castling
+    right: on 8x8 FIDE's (:data:`CASTLING_SQUARES`) unless ``king_files`` says
+    otherwise. On any board the rook stands in the corner of its side's first
+    rank (the h- or a-file on 8x8, the last file or the a-file); ``king_sq``
+    is where the king stands. ``king_files`` is (the file the king goes to
+    castling kingside, queenside), 0 for the a-file: by default the file
+    next to the corner's neighbour kingside (g on 8x8, i on Capablanca's
+    10x8) and the c-file queenside. The rook ends on the king's other side.
+
+    >>> from chess_rules.game import castling_squares
+    >>> from chess_rules.shape import board_shape
+    >>> castling_squares("K", 5, board_shape(10, 8))        # f1, O-O to i1, the rook h1
+    ('white', 'king', 5, 8, 9, 7)
+    """
+    if king_files is None and shape.width == 8 and shape.height == 8:
+        return CASTLING_SQUARES[letter]
+    colour, side = _LETTER_SIDE[letter]
+    width = shape.width
+    king_side, queen_side = king_files if king_files is not None else (width - 2, 2)
+    first = 0 if colour == "white" else width * (shape.height - 1)
+    if side == "king":
+        kt = first + king_side
+        return colour, side, king_sq, kt, first + width - 1, kt - 1
+    kt = first + queen_side
+    return colour, side, king_sq, kt, first, kt + 1
+
+
 SIDE_LETTER = {("white", "king"): "K", ("white", "queen"): "Q",
                ("black", "king"): "k", ("black", "queen"): "q"}
 
@@ -78,17 +113,18 @@ class Outcome:
         return cls(None if w in ("draw", None) else w, v["reason"], origin)
 
 
-def _uci_of(move) -> str:
-    """A :class:`Move`'s UCI, or UCI text normalised (MoveParseError if it is neither)."""
+def _uci_of(move, shape=STANDARD) -> str:
+    """A :class:`Move`'s UCI, or UCI text normalised (MoveParseError if it is
+    neither), on the board ``shape``."""
     if isinstance(move, Move):
         try:
-            return move.uci()
+            return move.uci() if shape is STANDARD else move.name_on(shape.square_names)
         except (IndexError, KeyError, TypeError):
             raise MoveParseError(f"Move({move.frm!r}, {move.to!r}, {move.promo!r})",
                                  "its squares or promotion are not on the board") from None
     if not isinstance(move, str):
         raise MoveParseError(move, "expected a UCI string or a Move")
-    return normalize_uci(move)
+    return normalize_uci(move, shape=shape)
 
 
 class Game:
@@ -330,13 +366,17 @@ class Game:
         for color in ("white", "black"):
             for t in rs.royal_types.get(color, ()):
                 s.assert_fact("royal", type=t, color=color)
+        shape = rs.shape
+        if getattr(pos, "shape", STANDARD) is not shape:
+            raise FenError("placement", f"the position is of a {pos.shape}, and the rules "
+                                        f"play on a {shape}")
+        is_home = home_rank_test(shape)
         moved_overrides = getattr(pos, "moved", None) or {}
         attrs = getattr(pos, "attrs", None) or {}
         for sq, (ptype, color) in sorted(pos.placement.items()):
             moved = False
             if ptype == "pawn":
-                home = 1 if color == "white" else 6
-                moved = sq // 8 != home
+                moved = not is_home(sq, color)
             moved = moved_overrides.get(sq, moved)
             vals = {"type": ptype, "color": color, "square": sq, "moved": moved}
             for slot, fn in rs.config.get("slot-defaults", {}).items():
@@ -345,8 +385,10 @@ class Game:
             s.assert_fact("piece", vals)
         s.assert_fact("game", turn=pos.turn, halfmove=pos.halfmove, fullmove=pos.fullmove,
                       half=getattr(pos, "half", 0))
+        king_files = rs.config.get("castling-king-files")
         for letter in sorted(pos.castling, key="KQkq".index):
-            color, side, kf, kt, rf, rt = CASTLING_SQUARES[letter]
+            color, side, kf, kt, rf, rt = castling_squares(
+                letter, _king_on_first_rank(pos, letter), shape, king_files)
             s.assert_fact("castling", {"color": color, "side": side, "king-from": kf,
                                        "king-to": kt, "rook-from": rf, "rook-to": rt})
         ep_pawns = getattr(pos, "ep_pawns", None) or {}
@@ -411,7 +453,7 @@ class Game:
 
     def piece_at(self, square: int | str):
         """The piece fact on a square (name or index), or None."""
-        sq = _square(square)
+        sq = _square(square, self.ruleset.shape)
         return self.state.facts[sq]
 
     def pieces(self) -> list:
@@ -439,10 +481,11 @@ class Game:
         . . . . K . . .
         """
         types, colors = self.state.types, self.state.colors
+        width, height = self.ruleset.shape.width, self.ruleset.shape.height
         rows = []
-        for rank in range(7, -1, -1):
+        for rank in range(height - 1, -1, -1):
             cells = []
-            for sq in range(rank * 8, rank * 8 + 8):
+            for sq in range(rank * width, rank * width + width):
                 t = types[sq]
                 letter = "." if t is None else PIECE_LETTER[t]
                 cells.append(letter if colors[sq] != "black" else letter.lower())
@@ -456,10 +499,11 @@ class Game:
     def board_fen(self) -> str:
         rows = []
         types, colors = self.state.types, self.state.colors
-        for rank in range(7, -1, -1):
+        width, height = self.ruleset.shape.width, self.ruleset.shape.height
+        for rank in range(height - 1, -1, -1):
             row, empty = "", 0
-            for f in range(8):
-                sq = rank * 8 + f
+            for f in range(width):
+                sq = rank * width + f
                 if types[sq] is None:
                     empty += 1
                     continue
@@ -487,7 +531,7 @@ class Game:
         if eps and en_passant == "legal":
             legal_targets = {m.to for m in self._legal() if m.kind == "en-passant"}
             eps = [e for e in eps if e in legal_targets]
-        ep = "".join(SQUARE_NAMES[e] for e in eps) or "-"
+        ep = "".join(self.state.names[e] for e in eps) or "-"
         base = f"{self.board_fen()} {'w' if g['turn'] == 'white' else 'b'} " \
                f"{self.castling_rights()} {ep} {g['halfmove']} {g['fullmove']}"
         from .position import extended_suffix
@@ -564,7 +608,7 @@ class Game:
             for m in legal:
                 if m is move:       # (one of legal_moves(): a tree walk's, at each node)
                     return m
-        u = _uci_of(move)
+        u = _uci_of(move, self.ruleset.shape)
         for m in legal:
             if m.uci() == u:
                 return m
@@ -950,11 +994,14 @@ class Game:
             self._unwind(base)
         info = MoveInfo(m.frm, m.to, m.promo, m.piece, m.victim is not None,
                         m.kind == "castle", check, mate)
-        return move_to_san(info, self._infos())
+        return move_to_san(info, self._infos(), shape=self.ruleset.shape)
 
     def parse_san(self, san: str) -> Move:
-        info = parse_san(san, self._infos())
-        return self._find(info.uci)
+        shape = self.ruleset.shape
+        info = parse_san(san, self._infos(), shape=shape)
+        if shape is STANDARD:
+            return self._find(info.uci)
+        return self._find(format_uci(info.from_sq, info.to_sq, info.promotion, shape=shape))
 
     def pgn(self, headers: dict | None = None) -> str:
         """The game as PGN (see :func:`chess_rules.notation.game_to_pgn`).
@@ -984,6 +1031,9 @@ class Game:
         standard = self._start_fen == STARTING_FEN and start_fen(self.ruleset) == STARTING_FEN
         start = None if standard else self._start_fen
         tags = dict(headers or {})
+        variant = self.ruleset.config.get("catalogue-variant")
+        if variant and not self.ruleset.presets and "Variant" not in tags:
+            tags["Variant"] = variant       # (a catalogue variant: from_pgn reads it back)
         if self.ruleset.presets and "Variant" not in tags:
             tags["Variant"] = ", ".join(self.ruleset.presets)
             # settings other than the defaults: without them the moves would be
@@ -1025,8 +1075,12 @@ def _interrupt_in(e: BaseException) -> BaseException | None:
 def start_fen(ruleset) -> str:
     """Where a game under ``ruleset`` starts when no position is given: the rule
     set's own ``config['start-fen']`` (a variant with a layout of its own:
-    Horde, Racing Kings), else the standard position."""
+    Horde, Racing Kings), else the standard position (a rule set on another
+    board than 8x8 has none: ArgumentError)."""
     fen = ruleset.config.get("start-fen") if ruleset is not None else None
+    if not fen and ruleset is not None and ruleset.shape is not STANDARD:
+        raise ArgumentError(f"a rule set on a {ruleset.shape} has no start position of its "
+                            f"own: give a FEN (or config['start-fen'])")
     return fen or STARTING_FEN
 
 
@@ -1034,17 +1088,30 @@ def _outcome(fact) -> Outcome:
     return Outcome.from_fact(fact)
 
 
-def _square(square) -> int:
+def _square(square, shape=STANDARD) -> int:
+    last = len(shape.squares) - 1
     if isinstance(square, int) and not isinstance(square, bool):
-        if not 0 <= square < 64:
-            raise ArgumentError(f"not a square: {square} (0..63, or a name such as 'e4')")
+        if not 0 <= square <= last:
+            raise ArgumentError(f"not a square: {square} (0..{last}, or a name such as 'e4')")
         return square
-    from .squares import parse_square
     try:
-        return parse_square(square)
+        return shape.parse_square(square)
     except (ValueError, TypeError, AttributeError):
-        raise ArgumentError(f"not a square: {square!r} (0..63, or a name such as 'e4')") \
-            from None
+        raise ArgumentError(f"not a square: {square!r} (0..{last}, or a name such as "
+                            f"'e4')") from None
+
+
+def _king_on_first_rank(pos, letter: str) -> int:
+    """The square of the king a castling letter of ``pos`` castles (the FEN
+    reader has checked that it stands on its side's first rank)."""
+    colour = "white" if letter.isupper() else "black"
+    shape = pos.shape
+    rank = 0 if colour == "white" else shape.height - 1
+    for f in range(shape.width):
+        sq = shape.square(f, rank)
+        if pos.placement.get(sq) == ("king", colour):
+            return sq
+    return CASTLING_SQUARES[letter][2]
 
 
 def _default_ruleset(presets=(), config=None) -> RuleSet:

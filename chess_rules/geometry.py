@@ -29,7 +29,7 @@ __all__ = [
     "slide_targets", "slide_attacks", "leap_targets",
     "pawn_forward", "pawn_push_square", "pawn_double_square", "pawn_capture_squares",
     "pawn_home_rank", "pawn_promotion_rank", "is_pawn_home_square", "is_promotion_square",
-    "en_passant_victim",
+    "promotion_test", "home_rank_test", "en_passant_victim",
     "attacked_by_leaper", "attacked_by_slider", "attacked_by_pawn",
     "is_attacked_fide", "attackers_fide",
 ]
@@ -160,6 +160,32 @@ def is_pawn_home_square(sq: int, colour: str) -> bool:
 def is_promotion_square(sq: int, colour: str) -> bool:
     """True if a pawn of ``colour`` arriving on ``sq`` promotes."""
     return sq >> 3 == _PROMOTION_RANK[colour]
+
+
+def promotion_test(shape):
+    """``is_promotion(sq, colour)`` on ``shape``: whether a pawn of ``colour``
+    arriving on ``sq`` promotes (its last rank). On 8x8 it is
+    :func:`is_promotion_square` itself; on another board a function of that
+    board's own last ranks (built once per board, never looked up per move)."""
+    if shape.width == 8 and shape.height == 8:
+        return is_promotion_square
+    width, top = shape.width, shape.height - 1
+
+    def is_promotion(sq: int, colour: str) -> bool:
+        return sq // width == (top if colour == WHITE else 0)
+    return is_promotion
+
+
+def home_rank_test(shape):
+    """``is_home(sq, colour)`` on ``shape``: whether ``sq`` is on the second rank
+    from ``colour``'s side (FIDE's pawns' home), as :func:`promotion_test`."""
+    if shape.width == 8 and shape.height == 8:
+        return is_pawn_home_square
+    width, second = shape.width, shape.height - 2
+
+    def is_home(sq: int, colour: str) -> bool:
+        return sq // width == (1 if colour == WHITE else second)
+    return is_home
 
 
 def en_passant_victim(topo: Topology, target: int, capturer: str) -> int | None:

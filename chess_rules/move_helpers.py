@@ -40,7 +40,7 @@ from rete.model import Call, Collect, Expr, Fact, Pattern, Var, arg_variables
 
 from . import geometry as geo
 from .moves import Move
-from .squares import PIECE_TYPES, SQUARE_NAMES
+from .squares import PIECE_TYPES
 
 __all__ = ["MOVE_HELPERS", "CALLABLE_META", "as_pieces", "compulsory_capture", "for_each_piece", "helper_call_problem",
            "implied_attacks", "meta_problem", "mover_pattern", "piece_patterns",
@@ -122,15 +122,16 @@ def _emit(st, p, to, capture: bool, rule: str) -> None:
     oc = st.colors[to]
     if oc is None or (oc != c and capture):
         victim = None if oc is None else to
-        if t == "pawn" and geo.is_promotion_square(to, c):
+        if t == "pawn" and st.is_promotion(to, c):
             # a pawn that reaches the last rank promotes, whichever rule moved it
             for pt in st.promotion_types:
                 st.add(Move(sq, to, pt, t, "normal", victim, rule))
         else:
             st.add(Move(sq, to, None, t, "normal", victim, rule))
     elif oc != c:
-        st.refuse(SQUARE_NAMES[sq] + SQUARE_NAMES[to], rule,
-                  f"{SQUARE_NAMES[to]} is occupied and this move never captures")
+        names = st.names
+        st.refuse(names[sq] + names[to], rule,
+                  f"{names[to]} is occupied and this move never captures")
 
 
 def _leap_fn(capture: bool):

@@ -41,7 +41,7 @@ from rete import Call, Collect, P, Rule, V
 from . import geometry as geo
 from .move_helpers import as_pieces
 from .moves import Move
-from .squares import DIRECTION_DELTAS, SQUARE_NAMES
+from .squares import DIRECTION_DELTAS
 
 __all__ = ["Leg", "leap", "step", "slide", "double_leap", "lame_path", "destinations", "compile_generator",
            "compile_attacks", "mover_rule", "MODES", "HOPS"]
@@ -241,12 +241,23 @@ def _home(colour: str, sq: int, topo) -> int:
 # ---------------------------------------------------------------- generators
 
 
-def _emitter(piece_type: str):
+def _emitter(piece_type: str, topo, promotion: Callable | None = None):
     """``emit(st, frm, to, colour, victim, rule, kind, ep_square)``: a pawn
     reaching its last rank comes once per promotion type (and leaves no
-    en-passant target: it is no pawn any more)."""
+    en-passant target: it is no pawn any more). ``promotion(st, to, colour)``,
+    where given, says instead which types a pawn arriving on ``to`` may
+    become and whether it may also stay a pawn (a promotion zone)."""
+    if piece_type == "pawn" and promotion is not None:
+
+        def emit_zone(st, frm, to, c, victim, rule, kind="normal", ep_square=None):
+            types, may_stay = promotion(st, to, c)
+            for pt in types:
+                st.add(Move(frm, to, pt, "pawn", "normal", victim, rule))
+            if may_stay:
+                st.add(Move(frm, to, None, "pawn", kind, victim, rule, ep_square=ep_square))
+        return emit_zone
     if piece_type == "pawn":
-        is_promotion = geo.is_promotion_square
+        is_promotion = geo.promotion_test(topo.shape)
 
         def emit_pawn(st, frm, to, c, victim, rule, kind="normal", ep_square=None):
             if is_promotion(to, c):
@@ -267,8 +278,9 @@ def _refuse(st, rule: str, sq: int, to: int, why, colour: str, stops: tuple | No
     if callable(why):
         text = why(st.session, to, colour) if stops is None else why(st.session, to, colour, stops)
     else:
-        text = why.format(to=SQUARE_NAMES[to], blocked=SQUARE_NAMES[stops[0] if stops else to])
-    st.refuse(SQUARE_NAMES[sq] + SQUARE_NAMES[to], rule, text)
+        names = st.names
+        text = why.format(to=names[to], blocked=names[stops[0] if stops else to])
+    st.refuse(st.names[sq] + st.names[to], rule, text)
 
 
 def _unit_directions(leg: Leg) -> dict[str, tuple[str, ...]] | None:
@@ -426,14 +438,16 @@ def _fast_generator(piece_type: str, legs: Sequence[Leg], topo) -> Callable | No
     return gen_slides
 
 
-def compile_generator(piece_type: str, legs: Sequence[Leg], topo) -> Callable:
+def compile_generator(piece_type: str, legs: Sequence[Leg], topo,
+                      promotion: Callable | None = None) -> Callable:
     """The generator of a production moving ``piece_type`` by ``legs`` on
     ``topo``: ``gen(ctx, pieces)`` (one piece fact, or the pieces a collect
-    binds). A pawn's moves to its last rank come once per promotion type."""
+    binds). A pawn's moves to its last rank come once per promotion type
+    (``promotion``: as :func:`_emitter` says)."""
     fast = _fast_generator(piece_type, legs, topo)
     if fast is not None:
         return fast
-    emit = _emitter(piece_type)
+    emit = _emitter(piece_type, topo, promotion)
     walkers = [(leg, _leg_walker(leg, topo, emit)) for leg in legs]
     gated = any(leg.initial or leg.from_ranks for leg in legs)
     if len(walkers) == 1 and not gated:
@@ -567,13 +581,16 @@ def compile_attacks(piece_type: str, legs: Sequence[Leg], topo) -> Callable | No
 
 def mover_rule(name: str, piece_type: str, legs: Sequence[Leg], topo, doc: str,
                fn_name: str, group: str = "fide", attacks: Any = "compile",
-               meta: dict | None = None) -> tuple[Rule, Callable]:
+               meta: dict | None = None,
+               promotion: Callable | None = None) -> tuple[Rule, Callable]:
     """A generate-stage production moving every ``piece_type`` of the side to
     move by ``legs`` (one firing per movegen request collects them all), and
     its generator, to be registered as ``fn_name``. Its metadata: ``meta`` when
     given, else the ``attacks`` compiled from the legs (or given; None: it
-    declares none), the attack ``group`` and ``slides`` for a rider."""
-    gen = compile_generator(piece_type, legs, topo)
+    declares none), the attack ``group`` and ``slides`` for a rider.
+    ``promotion(st, to, colour) -> (types, may stay a pawn)``: a pawn's
+    promotions where they are not FIDE's (a zone, limits)."""
+    gen = compile_generator(piece_type, legs, topo, promotion)
     if meta is None:
         if attacks == "compile":
             attacks = compile_attacks(piece_type, legs, topo)

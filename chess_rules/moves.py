@@ -45,6 +45,8 @@ class Move:
                 "ep-square": self.ep_square, "uci": self.uci()}
 
     def uci(self) -> str:
+        """The move in UCI: ``'e2e4'``; a move generated on a board other than
+        8x8 was named on its board (:meth:`name_on`)."""
         u = self._uci
         if u is None:
             if not (0 <= self.frm < 64 and 0 <= self.to < 64):
@@ -53,6 +55,25 @@ class Move:
             if self.promo:
                 u += PROMO_LETTER[self.promo]
             self._uci = u
+        return u
+
+    def name_on(self, names) -> str:
+        """The UCI of this move on a board whose square names are ``names``
+        (a :class:`~chess_rules.shape.BoardShape`'s ``square_names``), kept as
+        the one :meth:`uci` gives: a move generated on a board other than 8x8
+        is named so as it is generated.
+
+        >>> from chess_rules.moves import Move
+        >>> from chess_rules.shape import board_shape
+        >>> Move(10, 30, piece="pawn").name_on(board_shape(10, 8).square_names)
+        'a2a4'
+        """
+        if not (0 <= self.frm < len(names) and 0 <= self.to < len(names)):
+            raise IndexError(f"a square off the board: {self.frm!r}, {self.to!r}")
+        u = names[self.frm] + names[self.to]
+        if self.promo:
+            u += PROMO_LETTER[self.promo]
+        self._uci = u
         return u
 
     @property

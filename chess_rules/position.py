@@ -39,15 +39,18 @@ modifiers use it for ``mod:`` (the hooks and auras seeded on pieces).
 
 Boards other than 8x8 (5 to 12 files ``a``..``l``, 5 to 10 ranks). The FEN
 reader and writer (``chess_rules.fen.parse_fen`` with ``shape``, or
-``shape=None`` to read the size from the FEN) read them; ``Game`` does not yet
-play on them. A run of more than nine empty squares is written with two digits
-(``10``, ``12``) and a square of a ten-rank board is named ``a10``, as
-Fairy-Stockfish writes them; a count with a leading zero or larger than the
-board is refused. En-passant targets stand on rank 3 or on the third rank from
-the top. (ours) On a board other than 8x8 a castling letter needs its rook in
-its corner of the side's first rank (``K``/``k`` the last file, ``Q``/``q`` the
-a-file) and the side's king on that rank between the corners, since the king's
-home file differs from variant to variant (f1 in Capablanca chess).
+``shape=None`` to read the size from the FEN) read them, and a game reads its
+positions on its rule set's board (``RuleSet.shape``). A run of more than nine
+empty squares is written with two digits (``10``, ``12``) and a square of a
+ten-rank board is named ``a10``, as Fairy-Stockfish writes them; a count with
+a leading zero or larger than the board is refused. En-passant targets stand
+on rank 3 or on the third rank from the top, and ``moved:`` names pawns on the
+second rank from their side. (ours) On a board other than 8x8 a castling
+letter needs its rook in its corner of the side's first rank (``K``/``k`` the
+last file, ``Q``/``q`` the a-file) and the side's king on that rank between
+the corners, since the king's home file differs from variant to variant (f1 in
+Capablanca chess); the king castles from where it stands to the rule set's
+files (``config['castling-king-files']``: the i- and c-files on 10x8).
 
 (ours) Repetition reads the same state: under a preset two positions are one for
 the threefold rule only when their extended FENs agree apart from the clocks
@@ -61,7 +64,7 @@ import re
 
 from .errors import FenError, quoted
 from .fen import FenPosition, parse_fen
-from .squares import SQUARE_NAMES, parse_square
+from .geometry import home_rank_test
 
 BASE_PIECE_SLOTS = ("type", "color", "square", "moved")
 #: the keys this module reads itself (a piece attribute or a rule set's own
@@ -74,7 +77,8 @@ def parse_position(text: str, ruleset) -> FenPosition:
     if not isinstance(text, str):
         raise FenError("field_count", f"expected FEN text, got {type(text).__name__}")
     strict = ruleset.config.get("strict-ep", True)
-    pos = parse_fen(text, extra_fields_allowed=16, strict_en_passant=strict)
+    pos = parse_fen(text, extra_fields_allowed=16, strict_en_passant=strict,
+                    shape=ruleset.shape)
     read_extended(pos, pos.extra, ruleset)
     pos.extra = ()
     return pos
@@ -95,6 +99,15 @@ def read_extended(pos, tokens, ruleset) -> None:
     seen: set[str] = set()
     fide_targets = ruleset.config.get("strict-ep", True) and "ep-pawn-infer" not in ruleset.config
     piece_slots = [s for s in ruleset.templates["piece"].slots if s not in BASE_PIECE_SLOTS]
+    shape = ruleset.shape
+    names = shape.square_names
+
+    def _sq(name: str, tok: str) -> int:
+        try:
+            return shape.parse_square(name)
+        except ValueError:
+            raise FenError("extended", f"{quoted(name)} in {quoted(tok)} is not a square")
+
     for tok in tokens:
         key, sep, val = tok.partition(":")
         if not sep or not val:
@@ -121,7 +134,7 @@ def read_extended(pos, tokens, ruleset) -> None:
                     # one move per turn: the pawn a target captures is the one that made it
                     raise FenError("extended", f"ep-pawn:{item}: under this rule set the target "
                                                f"{name} captures the pawn beyond it, on "
-                                               f"{SQUARE_NAMES[beyond]}")
+                                               f"{names[beyond]}")
                 if t in pos.ep_pawns:
                     raise FenError("extended", f"ep-pawn:{name} is given twice")
                 pos.ep_pawns[t] = sq
@@ -175,13 +188,6 @@ def _whose_key(key: str) -> str:
             f"position under it")
 
 
-def _sq(name: str, tok: str) -> int:
-    try:
-        return parse_square(name)
-    except ValueError:
-        raise FenError("extended", f"{quoted(name)} in {quoted(tok)} is not a square")
-
-
 def _value(v: str, tok: str):
     """A piece attribute's text: a whole number written as ``_fmt`` writes one
     (digits, an optional ``-``: not ``+2``, ``2_0`` or ``٣``, which ``int`` would
@@ -214,11 +220,15 @@ def ep_pawn_default(ruleset, state, target: int) -> int:
     infer = ruleset.config.get("ep-pawn-infer")
     if infer is not None:
         return infer(state, target)
-    if target // 8 not in (2, 5):
+    shape = ruleset.shape
+    width, height = shape.width, shape.height
+    rank = target // width
+    if rank not in (2, height - 3):
         # pawns that double-step as in FIDE leave targets on ranks 3 and 6 only
         # (a rule set of several moves a turn checks no more than that)
-        raise FenError("en_passant", f"{SQUARE_NAMES[target]!r} is not on rank 3 or 6")
-    return target + 8 if target // 8 < 4 else target - 8
+        raise FenError("en_passant", f"{shape.square_names[target]!r} is not on rank 3 or "
+                                     f"{height - 2}")
+    return target + width if rank < height // 2 else target - width
 
 
 def extended_suffix(game, eps=None) -> str:
@@ -229,15 +239,18 @@ def extended_suffix(game, eps=None) -> str:
     attrs: dict[str, list[str]] = {}
     t = game.ruleset.templates["piece"]
     extra_slots = [s for s in t.slots if s not in BASE_PIECE_SLOTS]
+    shape = game.ruleset.shape
+    names = shape.square_names
+    is_home = home_rank_test(shape)
     for f in game.pieces():
         v = f.values
         sq = v["square"]
-        if v["type"] == "pawn" and v["moved"] and sq // 8 == (1 if v["color"] == "white" else 6):
-            moved.append(SQUARE_NAMES[sq])
+        if v["type"] == "pawn" and v["moved"] and is_home(sq, v["color"]):
+            moved.append(names[sq])
         for slot in extra_slots:
             default = slot_default(game.ruleset, slot, v["type"], v["color"])
             if slot in v and v[slot] != default and v[slot] is not None:
-                attrs.setdefault(slot, []).append(f"{SQUARE_NAMES[sq]}={_fmt(v[slot])}")
+                attrs.setdefault(slot, []).append(f"{names[sq]}={_fmt(v[slot])}")
     if moved:
         parts.append("moved:" + ",".join(moved))
     for slot in extra_slots:
@@ -253,7 +266,7 @@ def extended_suffix(game, eps=None) -> str:
         except FenError:
             inferred = None
         if f.values["pawn"] != inferred:
-            ep_pawns.append(f"{SQUARE_NAMES[t]}={SQUARE_NAMES[f.values['pawn']]}")
+            ep_pawns.append(f"{names[t]}={names[f.values['pawn']]}")
     if ep_pawns:
         parts.append("ep-pawn:" + ",".join(ep_pawns))
     half = game._game_fact().values.get("half", 0)

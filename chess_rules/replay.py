@@ -34,14 +34,15 @@ from typing import Iterator
 from .errors import ChessError, MoveParseError, PgnError, PgnMoveError
 from .moves import Move
 from .pgn import PgnGame, PgnMove
-from .squares import FILE_NAMES, LETTER_TO_PIECE, RANK_NAMES, SQUARE_NAMES
+from .shape import STANDARD
+from .squares import LETTER_TO_PIECE
 
 __all__ = ["Step", "start", "moves", "play", "variant_presets", "STANDARD_VARIANTS"]
 
 #: ``Variant`` values that name standard chess (lower case): what other tools write
 STANDARD_VARIANTS = frozenset({"standard", "chess", "from position"})
 
-_SAN = re.compile(r"([NBRQK])?([a-h])?([1-8])?[-x]?([a-h][1-8])(?:=?([NBRQKnbrqk]))?")
+_SAN = re.compile(r"([A-Z])?([a-l])?(10|[1-9])?[-x]?([a-l](?:10|[1-9]))(?:=?([A-Za-z]))?")
 _CASTLE = re.compile(r"O-O-O|0-0-0|O-O|0-0")
 
 
@@ -75,6 +76,25 @@ def variant_presets(pgn: PgnGame) -> list[str]:
     return ids
 
 
+def _catalogue_variant(pgn: PgnGame):
+    """The rule set of the catalogue variant the ``Variant`` tag names
+    (``capablanca``, as :meth:`Game.pgn` writes it), or None: a preset's id,
+    several ids or no such variant are read as presets."""
+    value = (pgn.tags.get("Variant") or "").strip()
+    if not value or "," in value or value.lower() in STANDARD_VARIANTS:
+        return None
+    from .rule_source import NoRuleSourceError, rule_source
+    try:
+        if value in rule_source().known_ids():
+            return None
+    except NoRuleSourceError:
+        pass
+    from .variants import catalogue, load_variant
+    if value not in {s.name for s in catalogue()}:
+        return None
+    return load_variant(value)
+
+
 def variant_config(pgn: PgnGame) -> dict[str, dict]:
     """The presets' settings the ``VariantConfig`` tag gives (``monster-rules.scope=
     black``, as :meth:`Game.pgn` writes those that differ from the defaults)."""
@@ -96,6 +116,8 @@ def start(pgn: PgnGame, presets=None, ruleset=None, config=None, game_class=None
     :class:`PgnError` at the tag's value."""
     if game_class is None:
         from .game import Game as game_class
+    if presets is None and ruleset is None and config is None:
+        ruleset = _catalogue_variant(pgn)
     if presets is None and ruleset is None:
         ids = variant_presets(pgn)
         tagged = config is None and bool(ids) and "VariantConfig" in pgn.tags
@@ -197,43 +219,53 @@ def _refusal(game, san: str, error: MoveParseError) -> tuple[str | None, str | N
     # parse_san's reason, when it says more than that no move matches
     said = error.reason if error.reason != "no legal move matches" else None
     turn = game.turn
+    shape = game.ruleset.shape
+    names, width = shape.square_names, shape.width
     body = re.sub(r"[+#]+\Z", "", san)
     ptype: str | None       # (None: any piece)
     if _CASTLE.fullmatch(body):
         ptype, file_idx, rank_idx, promo = "king", None, None, ""
+        files = game.ruleset.config.get("castling-king-files")
+        if files is None and shape is not STANDARD:
+            files = (width - 2, 2)
         step = -2 if len(body) == 5 else 2
 
         def target(frm):
-            return frm + step if 0 <= (frm & 7) + step < 8 else None
+            if files is not None:       # the king goes to its castling file
+                return frm - frm % width + files[len(body) == 5]
+            return frm + step if 0 <= frm % width + step < width else None
     else:
         m = _SAN.fullmatch(body)
         if m is None:
             return None, None, error.reason
         letter, f, r, to_name, promo = m.groups()
         promo = (promo or "").lower()
-        file_idx = FILE_NAMES.index(f) if f else None
-        rank_idx = RANK_NAMES.index(r) if r else None
+        if to_name not in names or (letter and letter not in LETTER_TO_PIECE) or \
+                (f and f not in shape.file_names) or (r and int(r) > shape.height):
+            return None, None, error.reason
+        file_idx = shape.file_names.index(f) if f else None
+        rank_idx = int(r) - 1 if r else None
         ptype = LETTER_TO_PIECE[letter][0] if letter else (None if f and r else "pawn")
         if ptype == "pawn" and file_idx is None:
-            file_idx = FILE_NAMES.index(to_name[0])
-        to_sq = SQUARE_NAMES.index(to_name)
+            file_idx = shape.file_names.index(to_name[0])
+        to_sq = names.index(to_name)
 
         def target(frm):
             return to_sq
     found = []
-    for sq in range(64):
+    for sq in shape.squares:
         p = game.piece_at(sq)
         if p is None or p.values["color"] != turn:
             continue
         if ptype is not None and p.values["type"] != ptype:
             continue
-        if (file_idx is not None and sq & 7 != file_idx) or \
-                (rank_idx is not None and sq >> 3 != rank_idx):
+        if (file_idx is not None and sq % width != file_idx) or \
+                (rank_idx is not None and sq // width != rank_idx):
             continue
         to = target(sq)
         if to is None or to == sq:
             continue
-        uci = SQUARE_NAMES[sq] + SQUARE_NAMES[to] + promo
+        uci = names[sq] + names[to] + promo
         ex = game.explain(uci)
         if not ex.legal:
             found.append((uci, ex))
@@ -248,13 +280,13 @@ def _refusal(game, san: str, error: MoveParseError) -> tuple[str | None, str | N
         return None, None, error.reason
     where = ""
     if file_idx is not None and rank_idx is not None:
-        where = f" on {FILE_NAMES[file_idx]}{RANK_NAMES[rank_idx]}"
+        where = f" on {shape.file_names[file_idx]}{rank_idx + 1}"
     elif file_idx is not None:
-        where = f" on the {FILE_NAMES[file_idx]}-file"
+        where = f" on the {shape.file_names[file_idx]}-file"
     elif rank_idx is not None:
-        where = f" on rank {RANK_NAMES[rank_idx]}"
+        where = f" on rank {rank_idx + 1}"
     has_any = any(game.piece_at(sq) is not None and game.piece_at(sq).values["color"] == turn
-                  and game.piece_at(sq).values["type"] == ptype for sq in range(64))
+                  and game.piece_at(sq).values["type"] == ptype for sq in shape.squares)
     if has_any and not where:
         return None, None, error.reason
     return None, None, f"{turn} has no {ptype}{where}"

@@ -197,7 +197,7 @@ def load_rule_text(ruleset: RuleSet, text: str, source: str = "<rules>") -> Rule
             continue
         prod, loc, replacing = what
         try:
-            prod = with_square_numbers(prod)
+            prod = with_square_numbers(prod, rs.shape)
         except SquareNameError as e:
             kind, key, n = e.ref
             places = [(line, col) for k, kk, line, col in loc.refs if (k, kk) == (kind, key)]

@@ -178,7 +178,7 @@ class RuleSet:
     """The productions of a game by name, with what compiling them needs: templates,
     stages, the functions the rules call (the move helpers of
     :mod:`chess_rules.move_helpers` among them), the board's topology and the royal
-    piece types. Edit it with :meth:`add`, :meth:`replace` and :meth:`remove`,
+    piece types; ``shape`` is its board. Edit it with :meth:`add`, :meth:`replace` and :meth:`remove`,
     add a piece type written in Betza notation with :meth:`add_piece`,
     register the functions its rules call with :meth:`function` and declare
     stages with :meth:`add_stage` (:meth:`stage_order` gives the order a
@@ -202,6 +202,13 @@ class RuleSet:
         self.presets: list[str] = []
         self.setup_hooks: list[Callable] = []     # fn(game, pos) as a position loads, before the rules run
         self.history: list[tuple[str, str, str]] = []  # (op, production, origin)
+
+    @property
+    def shape(self):
+        """The board the rule set plays on (:class:`~chess_rules.shape.BoardShape`):
+        its topology's, 8x8 unless the rule set was made for another
+        (``fide_rules(board_shape(10, 8))``, a variants.ini section)."""
+        return self.topology.shape
 
     def copy(self) -> "RuleSet":
         new = copy.copy(self)

@@ -11,13 +11,14 @@ that compare it (``square: ?t & member(d4, e4, d5, e5)``, ``square: != e1``,
 there that is no square (``square: i9``) is an error when the file loads, where
 it used to be a rule that never fires. Numbers still work. A square name
 elsewhere (a ``test``, the arguments of a function of the rule set's own) is
-left as written: nothing says that it is a square.
+left as written: nothing says that it is a square. The names are those of the
+rule set's board (``j8`` on Capablanca's 10x8 board is 79).
 """
 from __future__ import annotations
 
 from rete.model import AssertFact, Collect, Exists, Modify, Not, Pattern, SlotPred
 
-from .squares import parse_square
+from .shape import STANDARD, BoardShape
 
 __all__ = ["SQUARE_SLOTS", "with_square_numbers"]
 
@@ -52,8 +53,9 @@ class _Numbering:
     actions), counting the places that write each slot so that an error can
     name the one that failed."""
 
-    def __init__(self):
+    def __init__(self, shape: BoardShape = STANDARD):
         self.seen: dict = {}
+        self.shape = shape
 
     def _place(self, kind: str, key: tuple) -> tuple:
         n = self.seen.get((kind, key), 0)
@@ -63,12 +65,15 @@ class _Numbering:
     def square(self, value, template: str, slot: str, ref: tuple):
         if not isinstance(value, str):
             return value
+        shape = self.shape
         try:
-            return parse_square(value)
+            return shape.parse_square(value)
         except ValueError:
+            last = len(shape.squares) - 1
             raise SquareNameError(
                 f"{template}.{slot} holds a square: {value!r} is none (write a square's "
-                f"name, a1 .. h8, or its number, 0 .. 63)", ref) from None
+                f"name, a1 .. {shape.square_names[last]}, or its number, 0 .. {last})",
+                ref) from None
 
     def slots(self, template: str, slots: tuple, kind: str = "slot", owner: str = "") -> tuple:
         names = SQUARE_SLOTS.get(template, ())
@@ -115,10 +120,11 @@ def _bound_templates(conditions) -> dict[str, str]:
     return {c.bind: c.template for c in conditions if isinstance(c, Pattern) and c.bind}
 
 
-def with_square_numbers(prod):
+def with_square_numbers(prod, shape: BoardShape = STANDARD):
     """``prod`` with the square names of its square slots turned into numbers
-    (the same production when it has none). Raises :class:`SquareNameError`."""
-    walk = _Numbering()
+    on the board ``shape`` (the same production when it has none). Raises
+    :class:`SquareNameError`."""
+    walk = _Numbering(shape)
     conditions = tuple(map(walk.condition, prod.conditions))
     bound = _bound_templates(prod.conditions)
     actions = tuple(walk.action(a, bound) for a in prod.actions)

@@ -1,7 +1,7 @@
 """The chess side of a session: a mailbox view of working memory and the move buffer.
 
-Working memory is the source of truth; :class:`ChessState` keeps a 64-square
-mailbox in step with it (a session listener sees every piece fact come and
+Working memory is the source of truth; :class:`ChessState` keeps a mailbox
+(one entry per square of the rule set's board, 64 on 8x8) in step with it (a session listener sees every piece fact come and
 go), so that the geometry code the productions call can read occupancy in
 constant time. It also holds the candidate moves that generate-stage
 productions emit and filter-stage productions prune, and the attack and
@@ -13,28 +13,42 @@ from typing import Callable
 
 from rete.errors import SlotValueError
 
+from . import geometry as geo
 from .moves import Move
-from .squares import PIECE_LETTER, SQUARE_NAMES, opposite
+from .shape import STANDARD, BoardShape
+from .squares import PIECE_LETTER, opposite
 
 AttackFn = Callable[[list, list, int, str], bool]
 
 _COLORS = ("white", "black")
 _SQUARES = frozenset(range(64))
+#: the square numbers of each board the mirror has been made for
+_SQUARE_SETS: dict[BoardShape, frozenset[int]] = {STANDARD: _SQUARES}
 
 
-def _bad_piece(v: dict) -> str:
+def squares_of(shape: BoardShape) -> frozenset[int]:
+    """The square numbers of ``shape`` as a set (shared, built once per board)."""
+    squares = _SQUARE_SETS.get(shape)
+    if squares is None:
+        squares = _SQUARE_SETS.setdefault(shape, frozenset(shape.squares))
+    return squares
+
+
+def square_range(shape: BoardShape) -> str:
+    """How a square number is written on ``shape``: ``0..63 (a1=0, h8=63)``."""
+    last = len(shape.squares) - 1
+    return f"0..{last} (a1=0, {shape.square_names[last]}={last})"
+
+
+def _bad_piece(v: dict, shape: BoardShape = STANDARD) -> str:
     """What is wrong with a piece fact's values (the mirror takes none of it)."""
     sq = v["square"]
-    if sq.__class__ is not int or not 0 <= sq < 64:
-        return f"a piece's square is a square number 0..63 (a1=0, h8=63), not {sq!r}"
+    if sq.__class__ is not int or sq not in squares_of(shape):
+        return f"a piece's square is a square number {square_range(shape)}, not {sq!r}"
     if v["type"] not in PIECE_LETTER:
         return (f"a piece's type is one of {', '.join(PIECE_LETTER)}, "
                 f"not {v['type']!r}")
     return f"a piece's color is white or black, not {v['color']!r}"
-
-
-def _on_board(sq) -> bool:
-    return sq.__class__ is int and 0 <= sq < 64
 
 
 def _bad_game(v: dict) -> str | None:
@@ -43,23 +57,27 @@ def _bad_game(v: dict) -> str | None:
     return None
 
 
-def _bad_ep(v: dict) -> str | None:
-    if not _on_board(v["square"]):
-        return (f"an ep fact's square is a square number 0..63 (a1=0, h8=63), "
+def _bad_ep(v: dict, st: "ChessState") -> str | None:
+    if not _on_board(v["square"], st):
+        return (f"an ep fact's square is a square number {square_range(st.shape)}, "
                 f"not {v['square']!r}")
     if v["by"] not in _COLORS:
         return f"an ep fact's by is white or black, not {v['by']!r}"
     return None
 
 
-def _bad_castling(v: dict) -> str | None:
+def _on_board(sq, st: "ChessState") -> bool:
+    return sq.__class__ is int and sq in st.square_set
+
+
+def _bad_castling(v: dict, st: "ChessState") -> str | None:
     if v["color"] not in _COLORS:
         return f"a castling fact's color is white or black, not {v['color']!r}"
     if v["side"] not in ("king", "queen"):
         return f"a castling fact's side is king or queen, not {v['side']!r}"
     for slot in ("king-from", "king-to", "rook-from", "rook-to"):
-        if not _on_board(v[slot]):
-            return (f"a castling fact's {slot} is a square number 0..63 (a1=0, h8=63), "
+        if not _on_board(v[slot], st):
+            return (f"a castling fact's {slot} is a square number {square_range(st.shape)}, "
                     f"not {v[slot]!r}")
     return None
 
@@ -87,9 +105,22 @@ class ChessState:
         self.session = session
         self.ruleset = ruleset
         self.topology = ruleset.topology
-        self.colors: list = [None] * 64
-        self.types: list = [None] * 64
-        self.facts: list = [None] * 64
+        shape = self.shape = ruleset.shape
+        n = len(shape.squares)
+        #: the board's square numbers, as a set
+        self.square_set = squares_of(shape)
+        #: the square names of the board, indexed by square number
+        self.names = shape.square_names
+        #: ``is_promotion(sq, colour)``: a pawn arriving on ``sq`` promotes
+        self.is_promotion = geo.promotion_test(shape)
+        self.colors: list = [None] * n
+        self.types: list = [None] * n
+        self.facts: list = [None] * n
+        if shape is not STANDARD:
+            # moves are named on this board: each is named as it is generated
+            # (8x8 keeps Move.uci's own names, and its speed)
+            self.add = self._add_on_shape           # type: ignore[method-assign]
+            self.add_yielding = self._add_yielding_on_shape  # type: ignore[method-assign]
         self.royal: dict[str, set] = {"white": set(), "black": set()}
         # the generated moves by UCI; a different move on the same squares (an
         # en-passant capture and a quiet move, say) waits under "uci#n" as an
@@ -143,11 +174,11 @@ class ChessState:
             if kind == "assert":
                 color = v["color"]
                 ptype = v["type"]
-                if sq.__class__ is not int or sq not in _SQUARES or \
+                if sq.__class__ is not int or sq not in self.square_set or \
                         ptype not in PIECE_LETTER or color not in _COLORS:
                     # refused before the mirror changes (a rule's action that
                     # writes one raises, and the change is undone)
-                    raise SlotValueError(_bad_piece(v))
+                    raise SlotValueError(_bad_piece(v, self.shape))
                 self.colors[sq] = color
                 self.types[sq] = ptype
                 self.facts[sq] = fact
@@ -176,7 +207,7 @@ class ChessState:
             if kind == "assert" and fact.values["turn"] not in _COLORS:
                 raise SlotValueError(_bad_game(fact.values))
         elif kind == "assert" and t in _CHECKED:
-            problem = _CHECKED[t](fact.values)
+            problem = _CHECKED[t](fact.values, self)
             if problem is not None:
                 raise SlotValueError(problem)
 
@@ -195,6 +226,19 @@ class ChessState:
             u = self._add_alternate(u, move)
         if self.generated_by is not None:
             self.generated_by.setdefault(u, []).append(move.rule)
+
+    def _add_on_shape(self, move: Move) -> None:
+        self.name_move(move)
+        ChessState.add(self, move)
+
+    def _add_yielding_on_shape(self, move: Move) -> None:
+        self.name_move(move)
+        ChessState.add_yielding(self, move)
+
+    def name_move(self, move: Move) -> str:
+        """The UCI of ``move`` on this board (which its ``uci()`` gives from then
+        on)."""
+        return move.name_on(self.names)
 
     def add_yielding(self, move: Move) -> None:
         """Add a move that gives way to any other move on its squares, whichever
@@ -269,7 +313,7 @@ class ChessState:
         their side (so they block as they do, knight-immunity's own knights
         included), but as :data:`BLOCKER`, a type that attacks nothing."""
         out = []
-        mine = [s for s in range(64) if colors[s] == by and s != sq]
+        mine = [s for s in range(len(colors)) if colors[s] == by and s != sq]
         for s in mine:
             t2 = list(types)
             for r in mine:
@@ -317,4 +361,4 @@ class ChessState:
 
     def describe(self, sq: int) -> str:
         t = self.types[sq]
-        return f"the {t} on {SQUARE_NAMES[sq]}" if t else SQUARE_NAMES[sq]
+        return f"the {t} on {self.names[sq]}" if t else self.names[sq]

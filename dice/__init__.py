@@ -145,7 +145,7 @@ from __future__ import annotations
 
 from .dfen import FACE_TYPE, START_DFEN, TYPE_FACE, DfenPosition, format_dfen, parse_dfen
 from .game import DiceGame
-from .errors import (DfenError, DiceArgumentError, DiceError, DiceMoveError, EndTurnError, GameOverError,
+from .errors import (DfenError, DiceArgumentError, DiceBoardError, DiceError, DiceMoveError, EndTurnError, GameOverError,
                      MaxMicroMovesError, NoDieError, NotLegalMoveError, RollError, TurnTreeError)
 from .rules import dice_rules
 from .turns import (TurnTree, apply_move, end_turn, explain_move, legal_turn_tree,
@@ -155,6 +155,6 @@ __all__ = [
     "parse_dfen", "format_dfen", "DfenPosition", "START_DFEN", "FACE_TYPE", "TYPE_FACE",
     "roll", "with_dice", "legal_turn_tree", "legal_uci_moves", "apply_move", "end_turn",
     "explain_move", "playable_dice", "turn_tree", "TurnTree", "DiceGame", "dice_rules",
-    "DfenError", "DiceArgumentError", "DiceError", "DiceMoveError", "NoDieError", "NotLegalMoveError",
+    "DfenError", "DiceArgumentError", "DiceBoardError", "DiceError", "DiceMoveError", "NoDieError", "NotLegalMoveError",
     "MaxMicroMovesError", "GameOverError", "EndTurnError", "RollError", "TurnTreeError",
 ]

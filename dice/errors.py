@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from chess_rules.errors import ArgumentError, ChessError, FenError, IllegalMoveError
 
-__all__ = ["DiceError", "DiceArgumentError", "DfenError", "DiceMoveError", "NoDieError", "NotLegalMoveError",
+__all__ = ["DiceError", "DiceArgumentError", "DiceBoardError", "DfenError", "DiceMoveError", "NoDieError", "NotLegalMoveError",
            "MaxMicroMovesError", "GameOverError", "EndTurnError", "RollError", "TurnTreeError"]
 
 
@@ -20,6 +20,11 @@ class DiceArgumentError(ArgumentError, TypeError):
     """An argument of the wrong kind: a rule set that is not a RuleSet, a position
     that is not a parsed one. A ChessError as every bad input here, and a
     TypeError as Python's own errors for the wrong type are."""
+
+
+class DiceBoardError(DiceError, ArgumentError):
+    """A rule set on a board other than 8x8 given to Dice Chess, whose dice,
+    positions and turns are those of the 64-square board."""
 
 
 class DfenError(FenError):

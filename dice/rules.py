@@ -49,10 +49,12 @@ from chess_rules.errors import ChessError, FenError
 from chess_rules.fide import fide_rules
 from chess_rules.move_helpers import piece_patterns
 from chess_rules.ruleset import RuleSet, checked_ruleset
+from chess_rules.shape import STANDARD
 from chess_rules.squares import SQUARE_NAMES, opposite
 from chess_rules.state import game_fact
 
 from .dfen import FACE_TYPE, LETTER_TYPE, TYPE_FACE
+from .errors import DiceBoardError
 
 __all__ = ["dice_rules", "REMOVED", "DICE_TEMPLATES", "ORIGIN"]
 
@@ -356,6 +358,10 @@ def dice_rules(base: RuleSet | None = None, gate: bool = True) -> RuleSet:
     the movers ungated (the die filter alone decides: slower, the same moves).
     """
     checked_ruleset(base)
+    if base is not None and base.shape is not STANDARD:
+        # the dice, the DFEN and the turn rules count on the 64 squares
+        raise DiceBoardError(f"Dice Chess is played on the 8x8 board, and the rule set "
+                             f"({base.name}) plays on a {base.shape}")
     if base is not None and setup_dice in base.setup_hooks:
         return base.copy()          # Dice Chess already (as_dice_rules takes it so too)
     rs = (base if base is not None else fide_rules()).copy()

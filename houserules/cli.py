@@ -314,23 +314,33 @@ def _perft_with_progress(g, depth: int, show: bool) -> dict[str, int]:
 
 
 #: a move in SAN, as explain and play read it (``Nf3``, ``exd5``, ``e8=Q+``, ``O-O``)
-SAN = re.compile(r"^(?:[NBRQKnbrqk]?[a-h]?[1-8]?x?[a-h][1-8](?:=?[NBRQnbrq])?|[Oo0]-[Oo0](?:-[Oo0])?)"
-                 r"[+#]?[!?]*$")
+SAN = re.compile(r"^(?:(?:[A-Z]|[nbrqk])?[a-l]?(?:10|[1-9])?x?[a-l](?:10|[1-9])(?:=?[A-Za-z])?"
+                 r"|[Oo0]-[Oo0](?:-[Oo0])?)[+#]?[!?]*$")
+#: the largest board: a move in UCI on any board reads on it
+_LARGEST = (12, 10)
 
 
 def cmd_explain(args) -> int:
     from chess_rules.notation import parse_uci
+    from chess_rules.shape import board_shape
     if not args.fen and not args.layout and "/" in args.move:
         # one argument, and it is a position: argparse took it for the move
         raise ChessError("explain needs a MOVE after the position (e.g. ... e2e4)")
     move = args.move.strip()
     try:
-        parse_uci(move)
+        # (a square of any board: the game's own board checks it below)
+        parse_uci(move, shape=board_shape(*_LARGEST))
         uci = True
     except ChessError:
         uci = False
     g = _game(args, args.move, "explain needs a MOVE after the position (e.g. ... e2e4)",
               uci or bool(SAN.match(move)), name="MOVE")
+    if uci:
+        try:
+            parse_uci(move, shape=g.ruleset.shape)
+        except ChessError:
+            raise ChessError(f"bad move {quoted(args.move)}: not a UCI move (e2e4, e7e8q) "
+                             f"on the {g.ruleset.shape}") from None
     if not uci:
         if not SAN.match(move):
             raise ChessError(f"bad move {quoted(args.move)}: not a UCI move (e2e4, e7e8q) "
@@ -351,14 +361,15 @@ def _illegal_san(g, san: str) -> str | None:
     """The UCI of a SAN no legal move answers (``Nd6`` for a knight that cannot
     get there), when one piece of the side to move is the only one it can mean:
     explain then says why that piece may not go there. None otherwise."""
-    from chess_rules.squares import LETTER_TO_PIECE, SQUARE_NAMES
-    m = re.match(r"^([NBRQK])([a-h]?)([1-8]?)x?([a-h][1-8])", san)
-    if m is None:
+    from chess_rules.squares import LETTER_TO_PIECE
+    m = re.match(r"^([A-Z])([a-l]?)((?:10|[1-9])?)x?([a-l](?:10|[1-9]))", san)
+    if m is None or m.group(1) not in LETTER_TO_PIECE:
         return None
     letter, file, rank, to = m.groups()
     ptype = LETTER_TO_PIECE[letter][0]
     turn = g.turn
-    froms = [SQUARE_NAMES[f.values["square"]] for f in g.pieces()
+    names = g.state.names
+    froms = [names[f.values["square"]] for f in g.pieces()
              if f.values["type"] == ptype and f.values["color"] == turn]
     froms = [sq for sq in froms if sq.startswith(file) and sq.endswith(rank) and sq != to]
     return froms[0] + to if len(froms) == 1 else None

@@ -22,20 +22,22 @@ def render(game: Game, flip: bool = False) -> str:
     a person playing Black sees it)."""
     lines = []
     st = game.state
-    ranks = range(8) if flip else range(7, -1, -1)
-    files = range(7, -1, -1) if flip else range(8)
+    shape = game.ruleset.shape
+    width, height = shape.width, shape.height
+    ranks = range(height) if flip else range(height - 1, -1, -1)
+    files = range(width - 1, -1, -1) if flip else range(width)
     for rank in ranks:
         row = []
         for f in files:
-            sq = rank * 8 + f
+            sq = rank * width + f
             t, c = st.types[sq], st.colors[sq]
             if t is None:
                 row.append("." if (rank + f) % 2 else ":")
             else:
                 g = GLYPH.get((t, "white")) or PIECE_LETTER[t]     # a fairy piece: its letter
                 row.append(g if c == "white" else g.lower())
-        lines.append(f"{rank + 1}  " + " ".join(row))
-    lines.append("   " + " ".join("abcdefgh"[f] for f in files))
+        lines.append(f"{rank + 1:<2} " + " ".join(row))
+    lines.append("   " + " ".join(shape.file_names[f] for f in files))
     return "\n".join(lines)
 
 
@@ -179,7 +181,7 @@ def _explain(game: Game, text: str) -> str:
     """``explain`` for a person: UCI as the engine takes it, or SAN that names a
     legal move; SAN that names none cannot say which piece was meant."""
     try:
-        parse_uci(text)
+        parse_uci(text, shape=game.ruleset.shape)
     except MoveParseError:
         try:
             text = game.parse_san(text).uci()
@@ -200,7 +202,7 @@ def _human_move(game: Game, text: str, legal: list[str], console: Console) -> bo
     if uci in legal:
         return _played(game, uci, console)
     try:
-        parse_uci(uci)
+        parse_uci(uci, shape=game.ruleset.shape)
     except MoveParseError:
         pass
     else:       # a move in UCI the rules refuse: the engine says why

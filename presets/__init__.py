@@ -6,7 +6,8 @@
 True
 """
 from .base import (ConflictingPresetsError, IncompatiblePresetsError, MissingRequirementError,
-                   PresetConfigError, PresetError, PresetMeta, PresetModeError, PresetRules,
+                   PresetBoardError, PresetConfigError, PresetError, PresetMeta,
+                   PresetModeError, PresetRules,
                    RequirementCycleError, ScopeConfig, UnknownPresetError)
 from .layouts import LAYOUTS, Layout, UnknownLayoutError, get_layout
 from .registry import (PRESET_MODULES, all_presets, check_composition, get, incompatibilities,
@@ -16,7 +17,8 @@ from .registry import (PRESET_MODULES, all_presets, check_composition, get, inco
 
 __all__ = [
     "ConflictingPresetsError", "IncompatiblePresetsError", "LAYOUTS", "Layout",
-    "MissingRequirementError", "PRESET_MODULES", "PresetConfigError", "PresetError",
+    "MissingRequirementError", "PRESET_MODULES", "PresetBoardError", "PresetConfigError",
+    "PresetError",
     "PresetMeta", "PresetModeError", "PresetRules", "RequirementCycleError", "ScopeConfig",
     "UnknownLayoutError", "UnknownPresetError", "all_presets", "check_composition", "get",
     "get_layout", "incompatibilities", "incompatibility_reason", "load", "preset_table", "requirement_graph",

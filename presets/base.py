@@ -21,7 +21,7 @@ from typing import Any, Callable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from chess_rules.errors import ChessError
+from chess_rules.errors import ArgumentError, ChessError
 from chess_rules.move_helpers import implied_attacks
 from chess_rules.ruleset import RuleSet, RuleSetError
 
@@ -55,6 +55,12 @@ class ConflictingPresetsError(PresetError):
 
 class PresetConfigError(PresetError):
     pass
+
+
+class PresetBoardError(PresetError, ArgumentError):
+    """A preset loaded over a rule set on a board other than 8x8: the presets'
+    rules, layouts and tables are written for the 64 squares of the standard
+    board, so they are refused there rather than misread."""
 
 
 class PresetModeError(PresetError):

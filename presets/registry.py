@@ -19,8 +19,9 @@ from pydantic import BaseModel, ValidationError
 
 from chess_rules.fide import fide_rules
 from chess_rules.ruleset import RuleSet, checked_ruleset
+from chess_rules.shape import STANDARD
 
-from .base import (ConflictingPresetsError, IncompatiblePresetsError, PresetConfigError,
+from .base import (ConflictingPresetsError, PresetBoardError, IncompatiblePresetsError, PresetConfigError,
                    PresetError, PresetRules,
                    UnknownPresetError, redo_hint)
 from . import catalog
@@ -111,6 +112,10 @@ def load(*ids: str, config: Mapping[str, Mapping] | None = None,
                                 f"settings, not {type(config).__name__}")
     config = dict(config or {})
     rs = (checked_ruleset(base, name="base") or fide_rules()).copy()
+    if ids and rs.shape is not STANDARD:
+        raise PresetBoardError(
+            f"preset {ids[0]!r} is written for the 8x8 board, and the rule set "
+            f"({rs.name}) plays on a {rs.shape}: presets are read on 8x8 only")
     for k in config:
         if k in ids:
             continue

@@ -138,7 +138,7 @@ def test_a_pgn_source_may_be_a_path_and_is_named_in_the_error(tmp_path):
     with pytest.raises(PgnMoveError, match=r"g\.pgn:1:13: move 2\. Ke3"):
         Game.from_pgn("1. e4 e5 2. Ke3 *", source=p)
     with pytest.raises(PgnSyntaxError, match=r"g\.pgn:1:4: "):
-        read_games("1. Zf3 *", p)
+        read_games("1. zf3 *", p)
     assert read_games("1. e4 *", p)[0].source == str(p)
 
 

@@ -11,10 +11,12 @@ variant's start; ``Game.from_variant(name, ini=...)`` plays it.
 >>> rules = load_variant("almost")
 >>> rules.config["start-fen"]
 'rnbckbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBCKBNR w KQkq - 0 1'
+>>> load_variant("capablanca").shape
+board_shape(10, 8)
 >>> load_variant("mini", "[mini:chess]\\nmaxRank = 6\\n")
 Traceback (most recent call last):
 ...
-chess_rules.variants.ini.VariantsIniError: <variants.ini>:2:11: maxRank: '6' is not supported (only 8)
+chess_rules.variants.ini.VariantsIniError: <variants.ini>:2:11: maxRank: on a board of 6 ranks give promotionRegionWhite = *6: Fairy-Stockfish's default, *8, is not the last rank there
 
 The options read, option by option, and the differences from Fairy-Stockfish
 are in RULES.md ("variants.ini").
@@ -42,8 +44,11 @@ DIFFERENCES = """
 every ply of seeded random playouts, perft(2) at sampled plies, the end of
 the game and its result where ours ends, and positions one move from each end
 rule (flag, extinction by type and of every piece, stalemate as a win,
-compulsory captures, Horde's last piece). No difference was found in what both
-read. By design (ours):
+compulsory captures, Horde's last piece); `tests/chess/test_variants_boards_fsf.py`
+compares the variants on other boards (capablanca, gothic, embassy, grand,
+losalamos, gardner) with Fairy-Stockfish's built-in variants of those names,
+perft(3) from the start included. No difference was found in what both read.
+By design (ours):
 
 * A repetition (`nFoldRule`) or move-count (`nMoveRule`) draw ends our game at
   once, as FIDE's threefold and fifty-move rules do here; Fairy-Stockfish
@@ -52,11 +57,19 @@ read. By design (ours):
   where every piece moves as in FIDE and a king is royal; Fairy-Stockfish
   leaves them to `has_insufficient_material`. A variant with a fairy piece on
   the board, extinction, a flag or no royal king has no dead positions here.
-* The board is 8x8 (`maxRank`/`maxFile` other than 8 are refused): boards of
-  other sizes are not read yet.
-* Promotion pieces are one set for both sides, double-step ranks the mirror of
-  each other, castling FIDE's (king e to g/c, rooks from the corners): other
-  values of those options are refused, never approximated.
+* Boards from 5x5 to 12x10 (`maxFile`, `maxRank`). On a board of other than 8
+  ranks a section must give `promotionRegionWhite` (and, with double steps,
+  `doubleStepRegionBlack`): Fairy-Stockfish keeps chess's rank 8 and Black's
+  rank 7 there, which are neither the last rank nor the mirror of White's; we
+  refuse the section at its `maxRank` line rather than play another game.
+* Promotion pieces are one set for both sides, promotion regions and
+  double-step ranks the mirror of each other, the rooks in the corners and
+  the king castling from its square in the FEN (`castlingKingFile` is read
+  on 8x8 only) to `castlingKingsideFile`/`castlingQueensideFile`: other values
+  of those options are refused, never approximated.
+* `immobilityIllegal = true` is read only where no piece but the pawn moves
+  forward or backward only (no `f` or `b` in its Betza), the case where it
+  means a pawn may not stay a pawn on the last rank.
 * A letter reads as the piece type of the variant that last started a game
   (`chess_rules.pieces`): `customPieceN = x:...` is the type `custom-x`, and
   each variant's custom piece moves by its own Betza.
@@ -88,4 +101,8 @@ def load_variant(name: str, ini: str | None = None, source: str = "<variants.ini
         raise VariantsIniError(source if ini is not None else "catalogue.ini", 1, 1,
                                f"no variant {name!r} in {where} (variants: "
                                f"{', '.join(sections) or 'none'})")
-    return variant_rules(sections, name)
+    rules = variant_rules(sections, name)
+    if ini is None:
+        # a game's PGN names it in its Variant tag, and reads back under it
+        rules.config["catalogue-variant"] = name
+    return rules

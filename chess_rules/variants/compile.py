@@ -15,13 +15,15 @@ from typing import Callable
 
 from rete import AssertLogical, Call, Not, P, Rule, Test, V
 
+from ..errors import FenError
 from ..fen import STARTING_FEN
-from ..fide import fide_rules
+from ..fide import FIDE_MOVEMENT, fide_rules
+from ..shape import FILE_LETTERS, MAX_FILES, MAX_RANKS, MIN_FILES, MIN_RANKS, BoardShape, board_shape
 from ..move_helpers import compulsory_capture
-from ..movement import leap, mover_rule
+from ..movement import Leg, leap, mover_rule
 from ..pieces import PieceType, PieceTypeError
 from ..ruleset import RuleSet
-from ..squares import FILE_NAMES, opposite
+from ..squares import opposite
 from .ini import Option, Section, VariantsIniError
 
 __all__ = ["variant_rules", "SUPPORTED", "IGNORED", "PREDEFINED"]
@@ -42,8 +44,8 @@ _VALUES = ("win", "loss", "draw")
 
 #: every option a section may give, with what it does here
 SUPPORTED: dict[str, str] = {
-    "maxRank": "8 only (boards of other sizes are not read yet)",
-    "maxFile": "8 or h only",
+    "maxRank": "the ranks, 5 to 10 (8 by default)",
+    "maxFile": "the last file, e to l (or 5 to 12; h by default)",
     "startFen": "the start position",
     **{k: "its FIDE letter, or - (no such piece)" for k in _FIDE if k != "king"},
     "king": "k (royal, FIDE's king) or - (no royal king)",
@@ -53,13 +55,24 @@ SUPPORTED: dict[str, str] = {
     "promotionPieceTypes": "the letters pawns promote to (both sides)",
     "promotionPieceTypesWhite": "the same as Black's, if both are given",
     "promotionPieceTypesBlack": "the same as White's, if both are given",
-    "promotionRegionWhite": "*8 only", "promotionRegionBlack": "*1 only",
+    "promotionRegionWhite": "whole ranks holding the last (*8 on 8x8; *8 *9 *10 in Grand "
+                            "chess); needed on a board of other than 8 ranks",
+    "promotionRegionBlack": "whole ranks, the mirror of White's",
+    "mandatoryPawnPromotion": "true, or false (with immobilityIllegal = true): a pawn in "
+                              "the promotion region before the last rank may stay a pawn",
+    "promotionLimit": "LETTER:COUNT ...: a pawn promotes to a type only while its side has "
+                      "fewer than COUNT of it",
+    "immobilityIllegal": "false, or true where no piece but the pawn moves forward or "
+                         "backward only (no f or b in its Betza)",
     "doubleStep": "true or false: the pawn's double step",
     "doubleStepRegionWhite": "whole ranks (*2 *3 ...), Black's the mirror of White's",
-    "doubleStepRegionBlack": "whole ranks, the mirror of White's",
+    "doubleStepRegionBlack": "whole ranks, the mirror of White's; needed on a board of "
+                             "other than 8 ranks, unless doubleStep = false",
     "castling": "true or false",
-    "castlingKingsideFile": "g only", "castlingQueensideFile": "c only",
-    "castlingKingFile": "e only", "castlingRookKingsideFile": "h only",
+    "castlingKingsideFile": "the file the king castles to kingside (g by default)",
+    "castlingQueensideFile": "the file the king castles to queenside (c by default)",
+    "castlingKingFile": "e only (on 8x8; the king castles from its square in the FEN)",
+    "castlingRookKingsideFile": "the last file only (the rook in its corner)",
     "castlingRookQueensideFile": "a only",
     "castlingKingPiece": "k only",
     "checking": "true only",
@@ -119,25 +132,29 @@ def _letters(opt: Option, types: dict[str, str], star: bool = False) -> tuple[st
     return tuple(out)
 
 
-def _ranks(opt: Option) -> tuple[int, ...]:
+def _ranks(opt: Option, shape: BoardShape) -> tuple[int, ...]:
     out = []
+    top = shape.height
     for word in opt.value.split():
-        if len(word) < 2 or word[0] != "*" or not word[1:].isdigit() or not 1 <= int(word[1:]) <= 8:
-            raise opt.error(f"{word!r}: only whole ranks (*1 .. *8) are read here")
+        if len(word) < 2 or word[0] != "*" or not word[1:].isdigit() or \
+                not 1 <= int(word[1:]) <= top:
+            raise opt.error(f"{word!r}: only whole ranks (*1 .. *{top}) are read here")
         out.append(int(word[1:]) - 1)
     return tuple(sorted(out))
 
 
-def _squares(opt: Option) -> frozenset[int]:
+def _squares(opt: Option, shape: BoardShape) -> frozenset[int]:
     out: set[int] = set()
+    w, top = shape.width, shape.height
     for word in opt.value.split():
-        if word.startswith("*") and word[1:].isdigit() and 1 <= int(word[1:]) <= 8:
+        if word.startswith("*") and word[1:].isdigit() and 1 <= int(word[1:]) <= top:
             r = int(word[1:]) - 1
-            out |= set(range(8 * r, 8 * r + 8))
-        elif len(word) == 2 and word[0] in FILE_NAMES and word[1] in "12345678":
-            out.add(FILE_NAMES.index(word[0]) + 8 * (int(word[1]) - 1))
-        else:
-            raise opt.error(f"{word!r} is no square (e4) or rank (*8) of an 8x8 board")
+            out |= set(range(w * r, w * r + w))
+            continue
+        try:
+            out.add(shape.parse_square(word))
+        except ValueError:
+            raise opt.error(f"{word!r} is no square (e4) or rank (*8) of the {shape}") from None
     return frozenset(out)
 
 
@@ -177,7 +194,8 @@ def variant_rules(sections: dict[str, Section], name: str) -> RuleSet:
             raise VariantsIniError(opt.source, opt.line, 1,
                                    f"option {key!r} is not supported (RULES.md, "
                                    "'variants.ini', lists the options read)")
-    rules = fide_rules()
+    shape = _board(opts)
+    rules = fide_rules(shape)
     rules.name = name
     # piece letters: FIDE's six where inherited from chess, else those declared
     types: dict[str, str] = dict((v, k) for k, v in _FIDE.items()) if chess_parent else {}
@@ -215,32 +233,65 @@ def variant_rules(sections: dict[str, Section], name: str) -> RuleSet:
             types[letter.lower()] = piece_name
     if not royal_king:
         rules.royal_types = {"white": (), "black": ()}
-    _board(opts)
     _start(rules, opts, types)
     _promotion(rules, opts, types)
-    _double_step(rules, opts)
+    double_leg = _double_step(rules, opts)
+    _promotion_zone(rules, opts, types, double_leg)
     _castling(rules, opts)
     _must_capture(rules, opts)
     _results(rules, opts, types, royal_king)
     return rules
 
 
-def _board(opts) -> None:
-    for key, allowed in (("maxRank", ("8",)), ("maxFile", ("8", "h"))):
-        if key in opts:
-            _only(opts[key], *allowed)
+def _board(opts) -> BoardShape:
+    """The board of ``maxRank`` and ``maxFile`` (8x8 unless given), with the
+    options that must name its last rank or corner file checked."""
+    height = 8
+    if "maxRank" in opts:
+        opt = opts["maxRank"]
+        if not opt.value.isdigit() or not MIN_RANKS <= int(opt.value) <= MAX_RANKS:
+            raise opt.error(f"{opt.value!r}: a board has {MIN_RANKS} to {MAX_RANKS} ranks")
+        height = int(opt.value)
+    width = 8
+    if "maxFile" in opts:
+        opt = opts["maxFile"]
+        letters = FILE_LETTERS[MIN_FILES - 1:MAX_FILES]
+        if opt.value.isdigit() and MIN_FILES <= int(opt.value) <= MAX_FILES:
+            width = int(opt.value)
+        elif len(opt.value) == 1 and opt.value in letters:
+            width = FILE_LETTERS.index(opt.value) + 1
+        else:
+            raise opt.error(f"{opt.value!r}: the last file is {letters[0]} to {letters[-1]} "
+                            f"({MIN_FILES} to {MAX_FILES} files)")
+    shape = board_shape(width, height)
     for key, ok in (("checking", "true"), ("checkmateValue", "loss"),
-                    ("promotionRegionWhite", "*8"), ("promotionRegionBlack", "*1"),
-                    ("castlingKingsideFile", "g"), ("castlingQueensideFile", "c"),
-                    ("castlingKingFile", "e"), ("castlingRookKingsideFile", "h"),
+                    ("castlingRookKingsideFile", FILE_LETTERS[width - 1]),
                     ("castlingRookQueensideFile", "a"), ("castlingKingPiece", "k")):
         if key in opts:
             _only(opts[key], ok)
+    if "castlingKingFile" in opts:
+        if shape.width != 8 or shape.height != 8:
+            raise opts["castlingKingFile"].error(
+                "is read on 8x8 only (the king castles from its square in the FEN)")
+        _only(opts["castlingKingFile"], "e")
+    if height != 8 and "promotionRegionWhite" not in opts and _has_pawns(opts):
+        raise (opts.get("maxRank")).error(
+            f"on a board of {height} ranks give promotionRegionWhite = *{height}: "
+            f"Fairy-Stockfish's default, *8, is not the last rank there")
+    return shape
+
+
+def _has_pawns(opts) -> bool:
+    return "pawn" not in opts or opts["pawn"].value != "-"
 
 
 def _start(rules: RuleSet, opts, types) -> None:
     opt = opts.get("startFen")
     if opt is None:
+        shape = rules.shape
+        if shape.width != 8 or shape.height != 8:
+            at = opts.get("maxFile") or opts["maxRank"]
+            raise at.error(f"a variant on the {shape} needs a startFen")
         rules.config["start-fen"] = STARTING_FEN
         return
     placement = opt.value.split()[0]
@@ -266,17 +317,29 @@ def _promotion(rules: RuleSet, opts, types) -> None:
     rules.config["promotion-types"] = sets[0]
 
 
-def _double_step(rules: RuleSet, opts) -> None:
+def _double_step(rules: RuleSet, opts) -> Leg | None:
+    """Apply the double-step options; the leg of a double step other than
+    FIDE's, if any (None: FIDE's, or none)."""
     if "doubleStep" in opts and not _bool(opts["doubleStep"]):
         rules.remove("fide.pawn-double-push", "variant")
-        return
-    white = _ranks(opts["doubleStepRegionWhite"]) if "doubleStepRegionWhite" in opts else (1,)
-    black = _ranks(opts["doubleStepRegionBlack"]) if "doubleStepRegionBlack" in opts else (6,)
-    if tuple(sorted(7 - r for r in black)) != white:
+        return None
+    shape = rules.shape
+    white = _ranks(opts["doubleStepRegionWhite"], shape) \
+        if "doubleStepRegionWhite" in opts else (1,)
+    # (Fairy-Stockfish's default for Black is rank 7 on any board)
+    black = _ranks(opts["doubleStepRegionBlack"], shape) \
+        if "doubleStepRegionBlack" in opts else (6,)
+    top = shape.height - 1
+    if tuple(sorted(top - r for r in black)) != white:
+        if "doubleStepRegionBlack" not in opts:
+            at = opts.get("doubleStepRegionWhite") or opts["maxRank"]
+            raise at.error(f"on a board of {shape.height} ranks give doubleStepRegionBlack "
+                           f"(or doubleStep = false): Fairy-Stockfish's default, *7, is "
+                           f"not the mirror of White's")
         raise (opts.get("doubleStepRegionBlack") or opts["doubleStepRegionWhite"]).error(
             "the two sides' double-step ranks must mirror each other")
     if white == (1,):
-        return
+        return None
     leg = leap((0, 2), mode="move", lame=True, from_ranks=white, ep=True,
                blocked="{blocked} is occupied")
     rule, gen = mover_rule("fide.pawn-double-push", "pawn", (leg,), rules.topology,
@@ -286,6 +349,97 @@ def _double_step(rules: RuleSet, opts) -> None:
     rules.function("gen.variant-double-step", gen)
     rules.replace(rule, "variant")
     rules.config["strict-ep"] = False
+    rules.config["ep-pawn-infer"] = _ep_pawn_beyond(rules.shape)
+    return leg
+
+
+def _ep_pawn_beyond(shape: BoardShape) -> Callable:
+    """The pawn a FEN's en-passant target captures under double steps from
+    ranks of the variant's own (Grand chess's from the third): the one beyond
+    the target, seen from the nearer side (White's below the middle)."""
+    width, height = shape.width, shape.height
+
+    def infer(state, target: int) -> int:
+        rank = target // width
+        if not 0 < rank < height - 1:
+            raise FenError("en_passant", f"{shape.square_names[target]!r} is on the board's "
+                                         f"first or last rank: no double step passes it")
+        return target + width if rank < height // 2 else target - width
+    return infer
+
+
+def _promotion_zone(rules: RuleSet, opts, types, double_leg: Leg | None) -> None:
+    """A promotion region beyond the last rank, optional promotion
+    (``mandatoryPawnPromotion = false``) and ``promotionLimit``: the pawn's
+    movers are made again with promotions of their own (Grand chess)."""
+    shape = rules.shape
+    top = shape.height - 1
+    given = [opts[k] for k in ("promotionRegionWhite", "promotionRegionBlack") if k in opts]
+    white = _ranks(opts["promotionRegionWhite"], shape) \
+        if "promotionRegionWhite" in opts else (7,)
+    black = _ranks(opts["promotionRegionBlack"], shape) \
+        if "promotionRegionBlack" in opts else (0,)
+    if tuple(sorted(top - r for r in black)) != white:
+        raise given[-1].error("the two sides' promotion regions must mirror each other")
+    if top not in white:
+        raise given[0].error(f"a promotion region holds the last rank (*{top + 1})")
+    mandatory = _bool(opts["mandatoryPawnPromotion"]) \
+        if "mandatoryPawnPromotion" in opts else True
+    immobility = _bool(opts["immobilityIllegal"]) if "immobilityIllegal" in opts else False
+    if immobility:
+        for letter, ptype in types.items():
+            betza = rules.config.get("pieces", {}).get(ptype, ("", ""))[1]
+            if any(ch in "fb" for ch in betza):
+                raise opts["immobilityIllegal"].error(
+                    f"is read only for pieces that can always move: the {ptype} "
+                    f"({betza}) moves forward or backward only in some directions")
+    if not mandatory and not immobility:
+        raise opts["mandatoryPawnPromotion"].error(
+            "false is read with immobilityIllegal = true only (a pawn that stays a "
+            "pawn on the last rank could never move)")
+    limits = {}
+    if "promotionLimit" in opts:
+        opt = opts["promotionLimit"]
+        for word in opt.value.split():
+            letter, sep, count = word.partition(":")
+            if not sep or not count.isdigit() or letter.lower() not in types:
+                raise opt.error(f"{word!r} is not LETTER:COUNT of a piece of this variant")
+            limits[types[letter.lower()]] = int(count)
+    if white == (top,) and mandatory and not limits:
+        return      # FIDE's promotion on the last rank
+    zone = frozenset(white)
+    width = shape.width
+
+    def promotion(st, to: int, colour: str) -> tuple[tuple[str, ...], bool]:
+        rank = to // width
+        if colour == "black":
+            rank = top - rank
+        if rank not in zone:
+            return (), True
+        kinds = st.promotion_types
+        if limits:
+            colors, tps = st.colors, st.types
+            kinds = tuple(k for k in kinds if k not in limits or sum(
+                1 for c, t in zip(colors, tps) if c == colour and t == k) < limits[k])
+        return kinds, not mandatory and rank != top
+
+    ranks = ", ".join(str(r + 1) for r in white)
+    why = (f" variant (promotionRegion, mandatoryPawnPromotion, promotionLimit): a pawn "
+           f"arriving on ranks {ranks} (its side's) {'may promote' if not mandatory else 'promotes'}"
+           + (" to a piece type its side has fewer of than the limit" if limits else "")
+           + ".")
+    for name, ptype, legs, doc in FIDE_MOVEMENT:
+        if ptype != "pawn" or name not in rules.productions:
+            continue
+        meta: dict | None = None
+        if name == "fide.pawn-double-push" and double_leg is not None:
+            legs, meta = (double_leg,), {}
+        short = name.removeprefix("fide.")
+        fn_name = f"gen.variant-{short}-promotion"
+        rule, gen = mover_rule(name, "pawn", legs, rules.topology, doc + why, fn_name,
+                               meta=meta, promotion=promotion)
+        rules.function(fn_name, gen)
+        rules.replace(rule, "variant")
 
 
 def _drop_castling(game, pos) -> None:
@@ -298,6 +452,21 @@ def _castling(rules: RuleSet, opts) -> None:
     if "castling" in opts and not _bool(opts["castling"]):
         rules.remove("fide.castling", "variant")
         rules.setup_hooks.append(_drop_castling)
+        return
+    shape = rules.shape
+    files = []
+    for key, default in (("castlingKingsideFile", 6), ("castlingQueensideFile", 2)):
+        opt = opts.get(key)
+        if opt is None:
+            files.append(default)
+            continue
+        if len(opt.value) != 1 or opt.value not in shape.file_names[1:-1]:
+            raise opt.error(f"{opt.value!r} is no file of the {shape} the king may castle to "
+                            f"(b to {shape.file_names[-2]})")
+        files.append(FILE_LETTERS.index(opt.value))
+    if tuple(files) != (6, 2) or shape.width != 8 or shape.height != 8:
+        # (8x8 with FIDE's files keeps FIDE's own table)
+        rules.config["castling-king-files"] = tuple(files)
 
 
 def _must_capture(rules: RuleSet, opts) -> None:
@@ -373,9 +542,12 @@ def _results(rules: RuleSet, opts, types, royal_king: bool) -> None:
     if region_keys or "flagPiece" in opts:
         if not region_keys:
             raise opts["flagPiece"].error("flagRegion names no squares")
-        both = _squares(opts["flagRegion"]) if "flagRegion" in opts else frozenset()
-        regions = {"white": _squares(opts["flagRegionWhite"]) if "flagRegionWhite" in opts else both,
-                   "black": _squares(opts["flagRegionBlack"]) if "flagRegionBlack" in opts else both}
+        shape = rules.shape
+        both = _squares(opts["flagRegion"], shape) if "flagRegion" in opts else frozenset()
+        regions = {"white": _squares(opts["flagRegionWhite"], shape)
+                   if "flagRegionWhite" in opts else both,
+                   "black": _squares(opts["flagRegionBlack"], shape)
+                   if "flagRegionBlack" in opts else both}
         kinds = _letters(opts["flagPiece"], types, star=True) if "flagPiece" in opts else None
         rules.function("variant.flag", _flag(kinds, regions))
         rules.add(Rule("variant.flag", stage="result", salience=70,

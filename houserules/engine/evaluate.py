@@ -26,7 +26,10 @@ from presets.registry import PRESET_CONFIG
 #: centipawn values; a king that is not royal (capture-all, suicide-chess) is
 #: an ordinary piece that steps one square, worth about a minor piece
 PIECE_VALUES = {"pawn": 100, "knight": 320, "bishop": 330, "rook": 500, "queen": 900,
-                "king": 300}
+                "king": 300,
+                # the compound pieces of the catalogue's variants (Capablanca's, Almost
+                # Chess's, Amazon Chess's): about the sum of their parts
+                "archbishop": 800, "chancellor": 875, "amazon": 1200}
 #: the worth of each legal move of the side to move
 MOBILITY = 4
 #: the bonus per piece under a ``count-pieces`` objective
@@ -34,8 +37,15 @@ PIECE_COUNT_BONUS = 150
 #: the bonus per piece of the target type under ``extinction``, and for the last one
 TARGET_BONUS, LAST_TARGET_BONUS = 150, 900
 
-# a bonus by square for the pieces that gain by standing in the centre
-_CENTRE = [0, 1, 2, 3, 3, 2, 1, 0]
+# a bonus by square for the pieces that gain by standing in the centre: by file
+# or rank index, its distance from the nearer edge, at most 3 (0 1 2 3 3 2 1 0)
+
+
+def _centre(n: int) -> list[int]:
+    return [min(i, n - 1 - i, 3) for i in range(n)]
+
+
+_CENTRE = _centre(8)
 _CENTRAL = {"knight": 6, "bishop": 3, "queen": 1}
 
 
@@ -58,6 +68,10 @@ class Evaluator:
         self.sign = -1 if self.objective == "lose-material" else 1
         # by (type, colour, square): the value and placement, worked out once
         self._table: dict = {}
+        shape = ruleset.shape     # (any board: 8x8's tables are the ones above)
+        self._width, self._height = shape.width, shape.height
+        self._file_centre = _centre(shape.width)
+        self._rank_centre = _centre(shape.height)
 
     def piece_value(self, ptype: str, color: str) -> int:
         """What a piece is worth as material (0 for a royal piece)."""
@@ -70,12 +84,12 @@ class Evaluator:
         v = self._table.get(key)
         if v is None:
             v = self.sign * self.piece_value(ptype, color)
-            rank, file = divmod(sq, 8)
+            rank, file = divmod(sq, self._width)
             if ptype == "pawn":
-                advance = rank - 1 if color == "white" else 6 - rank
+                advance = rank - 1 if color == "white" else self._height - 2 - rank
                 v += 4 * max(advance, 0) * max(advance - 1, 1) // 2
             else:
-                v += _CENTRAL.get(ptype, 0) * (_CENTRE[rank] + _CENTRE[file])
+                v += _CENTRAL.get(ptype, 0) * (self._rank_centre[rank] + self._file_centre[file])
             if self.objective == "count-pieces":
                 v += PIECE_COUNT_BONUS
             self._table[key] = v

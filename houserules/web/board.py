@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from chess_rules.squares import PIECE_LETTER, square_name
+from chess_rules.squares import PIECE_LETTER
 
 FILE_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 # one square of a FEN rank: a run of empty squares, or a piece's letter (with
@@ -41,10 +41,11 @@ def board_view(game) -> dict:
     files and ranks, the topology's name and the pieces (square, type, colour,
     letter, and any attribute a preset keeps on a piece, such as hp)."""
     files, ranks = board_size(game.board_fen())
+    names = game.ruleset.shape.square_names        # (the rule set's board: a1 .. j8 on 10x8)
     pieces = []
     for fact in game.pieces():
         v = fact.values
-        name = square_name(v["square"])
+        name = names[v["square"]]
         attrs = {k: x for k, x in v.items()
                  if k not in ("type", "color", "square", "moved") and _plain(x)}
         pieces.append({"square": name, "type": v["type"], "color": v["color"],

@@ -229,13 +229,15 @@ from pathlib import Path
 
 from chess_rules.errors import quoted
 from chess_rules.ruleset import checked_ruleset
+from chess_rules.shape import STANDARD
 from rete.loading import read_text_file
 
 from .engine import (apply_topology, check_composition, ensure_capture_flag_filter,
                      ensure_stage_rules, extend_slots, install)
 from .models import (DESCRIPTOR_VERSION, KINDS, MAX_PRIMITIVE_COUNT, MAX_RECURSION_DEPTH,
                      TRIGGER_KINDS, BadParamsError, Descriptor, DescriptorError,
-                     DescriptorVersionError, ModifierCompositionError, ModifierError,
+                     DescriptorVersionError, ModifierBoardError, ModifierCompositionError,
+                     ModifierError,
                      PrimitiveCountError, RecursionDepthError, UnknownKindError,
                      UnknownModifierError, count_nodes, descriptor_schema, validate_descriptor)
 from .registry import DISPATCH_STAGES, STAGE_NAMES, Registry, attr_slot
@@ -247,7 +249,7 @@ __all__ = [
     "descriptor_schema", "validate_descriptor", "Descriptor", "ModifierError",
     "DescriptorError", "DescriptorVersionError", "UnknownKindError", "RecursionDepthError",
     "PrimitiveCountError", "BadParamsError", "UnknownModifierError",
-    "ModifierCompositionError", "MAX_RECURSION_DEPTH", "MAX_PRIMITIVE_COUNT",
+    "ModifierCompositionError", "ModifierBoardError", "MAX_RECURSION_DEPTH", "MAX_PRIMITIVE_COUNT",
     "DESCRIPTOR_VERSION", "KINDS", "TRIGGER_KINDS", "DISPATCH_STAGES", "STAGE_NAMES",
     "attr_slot", "count_nodes",
 ]
@@ -321,6 +323,10 @@ def attach(ruleset, descriptor, squares=None, base_dir=None):
     """
     checked_ruleset(ruleset, required=True)
     d = load_descriptor(descriptor, base_dir)
+    if ruleset.shape is not STANDARD:
+        # (its squares, auras and topologies are those of the 64-square board)
+        raise ModifierBoardError(f"modifier {d.id!r} is written for the 8x8 board, and the "
+                                 f"rule set ({ruleset.name}) plays on a {ruleset.shape}")
     sq = None if squares is None else _squares(squares)
     rs = ruleset.copy()
     check_composition(rs, d, rs.config.get("modifiers") or Registry())

@@ -102,6 +102,11 @@ class ModifierCompositionError(ModifierError):
     """A valid descriptor that the rule set cannot take (e.g. Hp without piece-hp)."""
 
 
+class ModifierBoardError(ModifierCompositionError):
+    """A modifier attached to a rule set on a board other than 8x8 (its squares,
+    auras and topologies are those of the 64-square board)."""
+
+
 # ---------------------------------------------------------------- leaf models
 
 

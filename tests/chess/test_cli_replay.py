@@ -97,7 +97,7 @@ def test_a_file_with_a_utf_8_mark_and_latin_1_text(capsys, tmp_path):
 
 def test_errors_are_one_line_with_exit_2(capsys, tmp_path):
     cases = [
-        (write(tmp_path, "1. e4 Zf3 *\n", "a.pgn"), "a.pgn:1:7: not a move: 'Zf3'"),
+        (write(tmp_path, "1. e4 zf3 *\n", "a.pgn"), "a.pgn:1:7: not a move: 'zf3'"),
         (write(tmp_path, '[Variant "chess960"]\n\n1. e4 *\n', "b.pgn"),
          "b.pgn:1:10: Variant 'chess960' is not a preset"),
         (write(tmp_path, "{nothing}\n", "c.pgn"), "c.pgn: no game in the text"),

@@ -371,10 +371,10 @@ SYNTAX_ERRORS = [
     ("1. e4 (1. d4 d5\n2. c4", "variation not closed", "(1."),
     ("1. e4 (1. d4 (1. c4) d5\n", "variation not closed", "(1. d4"),
     ("1. e4 e5 ) 2. Nf3", "')' closes no variation", ")"),
-    ("1. e4 e5\n2. Zf3 *", "not a move: 'Zf3'", "Zf3"),
-    ("1. e4 e5\n2.Zf3 *", "not a move: 'Zf3'", "Zf3"),
+    ("1. e4 e5\n2. zf3 *", "not a move: 'zf3'", "zf3"),
+    ("1. e4 e5\n2.zf3 *", "not a move: 'zf3'", "zf3"),
     ("1. e4 e5x *", "not a move: 'e5x'", "e5x"),
-    ("1. e4 e9 *", "not a move: 'e9'", "e9"),
+    ("1. e4 m4 *", "not a move: 'm4'", "m4"),      # (e9 is a square of a taller board)
     ("1. e4 &", "not a move: '&'", "&"),
     ("1. e4 \"x\" *", "not a move: '\"x\"'", '"x"'),
     # comments do not nest: the first '}' ends one, the next closes nothing (the

@@ -39,7 +39,23 @@ def test_an_inherited_unsupported_option_is_refused_at_its_own_line():
 
 
 @pytest.mark.parametrize("text, line, what", [
-    ("[v:chess]\nmaxRank = 10\n", 2, "not supported"),
+    ("[v:chess]\nmaxRank = 11\n", 2, "5 to 10 ranks"),
+    ("[v:chess]\nmaxFile = m\n", 2, "the last file is e to l"),
+    ("[v:chess]\nmaxRank = 10\n", 2, "give promotionRegionWhite = *10"),
+    ("[v:chess]\nmaxRank = 10\npromotionRegionWhite = *10\nstartFen = 4k3/8/8/8/8/8/8/8/8/4K3 w"
+     " - - 0 1\n", 2, "give doubleStepRegionBlack"),
+    ("[v:chess]\nmaxRank = 10\npromotionRegionWhite = *10\ndoubleStep = false\n", 2,
+     "needs a startFen"),
+    ("[v:chess]\nmaxFile = j\nstartFen = 10/10/10/10/10/10/10/4K5 w - - 0 1\n"
+     "castlingKingsideFile = j\n", 4, "'j' is no file of the 10x8 board"),
+    ("[v:chess]\nmaxFile = j\ncastlingRookKingsideFile = h\n", 3, "only j"),
+    ("[v:chess]\npromotionRegionWhite = *7 *8\n", 2, "must mirror"),
+    ("[v:chess]\npromotionRegionWhite = *6 *7\npromotionRegionBlack = *2 *3\n", 2,
+     "holds the last rank"),
+    ("[v:chess]\nmandatoryPawnPromotion = false\n", 2, "with immobilityIllegal = true"),
+    ("[v:chess]\npromotionLimit = q:one\n", 2, "not LETTER:COUNT"),
+    ("[v:chess]\ncustomPiece1 = s:fN\nimmobilityIllegal = true\n", 3,
+     "forward or backward only"),
     ("[v:chess]\ncastling = maybe\n", 2, "not true or false"),
     ("[v:chess]\nstalemateValue = great\n", 2, "not win, loss or draw"),
     ("[v:chess]\ncustomPiece1 = a:BX\n", 2, "'X' is no Betza atom"),
