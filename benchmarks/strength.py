@@ -23,8 +23,9 @@ repeats.
 
 The default report: level 5 against random in chess and three presets
 (knightmate-rules, coregal, capture-all), and the ladder 2:1, 3:2, ... 10:9
-in chess, ``--games`` (10) games each, then Dice Chess level 5 against the
-greedy bot.
+in chess, ``--games`` (6) games each of at most ``--max-plies`` (60), then
+Dice Chess level 5 against the greedy bot: about two hours of CPU, most of
+it the top of the ladder (``--jobs 2`` halves the wait on two cores).
 
 Score: wins plus half the draws over games, for the first player, with its
 95% Wilson interval; Elo: ``-400 log10(1/score - 1)``, with the Elo of the
@@ -131,7 +132,7 @@ def _game(args) -> float:
     # games shares its opening
     white, black = (first, second) if i % 2 == 0 else (second, first)
     if variant == "dice":
-        s = play_dice(white, black, seed + i, max_plies // 2)
+        s = play_dice(white, black, seed + i, max_plies)
     else:
         s = play_chess(variant, white, black, seed + i, max_plies,
                        opening_seed=seed * 7919 + i // 2, opening_plies=opening_plies,
@@ -180,10 +181,13 @@ def main(argv=None) -> int:
     p.add_argument("--variant", action="append",
                    help="chess, a preset id, or dice (default: chess; repeat for several)")
     p.add_argument("--dice", action="store_true", help="the matches are Dice Chess")
-    p.add_argument("--games", type=int, default=10, help="games per match (default: 10)")
-    p.add_argument("--max-plies", type=int, default=300,
+    p.add_argument("--games", type=int, default=6, help="games per match (default: 6)")
+    p.add_argument("--max-plies", type=int, default=60,
                    help="a game still going after this many plies (the opening's not "
-                        "counted) is adjudicated (default 300)")
+                        "counted) is adjudicated (default 60)")
+    p.add_argument("--max-turns", type=int, default=150,
+                   help="a Dice Chess game still going after this many turns is a draw "
+                        "(default 150)")
     p.add_argument("--opening-plies", type=int, default=8, metavar="N",
                    help="random plies that open each pair of games (default 8)")
     p.add_argument("--adjudicate", type=int, default=300, metavar="CP",
@@ -207,11 +211,13 @@ def main(argv=None) -> int:
     else:
         matches = DEFAULT_MATCHES
     print(f"{a.games} games a match, {a.opening_plies} random opening plies, "
-          f"at most {a.max_plies} plies, adjudicated at {a.adjudicate} cp, seed {a.seed}")
+          f"at most {a.max_plies} plies (Dice Chess: {a.max_turns} turns), "
+          f"adjudicated at {a.adjudicate} cp, seed {a.seed}")
     with ProcessPoolExecutor(a.jobs) as pool:
         for variant, first, second in matches:
             t = time.perf_counter()
-            jobs = [(variant, first, second, i, a.seed, a.max_plies, a.opening_plies,
+            cap = a.max_turns if variant == "dice" else a.max_plies
+            jobs = [(variant, first, second, i, a.seed, cap, a.opening_plies,
                      a.adjudicate) for i in range(a.games)]
             scores = list(pool.map(_game, jobs))
             print(f"{variant:18} {first:>6} vs {second:<6} {summary(scores)}  "
