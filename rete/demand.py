@@ -55,7 +55,7 @@ class DemandIndex:
     """What a session's on-demand productions provide and who reads it
     (worked out again whenever a production or a stage is added or removed)."""
 
-    __slots__ = ("provided", "readers", "stages")
+    __slots__ = ("provided", "readers", "stores", "stages")
 
     def __init__(self, session) -> None:
         # template -> the on-demand production nodes that provide it
@@ -63,12 +63,16 @@ class DemandIndex:
         for pnode in session.productions.values():
             for t in pnode.on_demand:
                 self.provided[t] = self.provided.get(t, ()) + (pnode,)
-        # template -> the nodes whose right input is a memory of that template
+        # template -> the tokens on the left of each node whose right input is
+        # a memory of that template (the stores' dicts, which live as long as
+        # their nodes); stores: all of them, once each
         self.readers: dict[str, tuple] = {}
         for amem in session.alpha_memories.values():
             t = amem.template
             if t in self.provided:
-                self.readers[t] = self.readers.get(t, ()) + tuple(amem.successors)
+                self.readers[t] = self.readers.get(t, ()) + tuple(
+                    n.left_store.tokens for n in amem.successors)
+        self.stores = tuple({id(d): d for ds in self.readers.values() for d in ds}.values())
         # the stages on-demand productions stand in
         self.stages = tuple(sorted({p.stage_index for ps in self.provided.values()
                                     for p in ps}))
@@ -89,17 +93,16 @@ class OnDemand(SessionState):
         """Whether a partial match is on the way to reading what ``pnode`` provides."""
         readers = self._demand().readers
         for t in pnode.on_demand:
-            for node in readers.get(t, ()):
-                if node.left_store.tokens:
+            for tokens in readers.get(t, ()):
+                if tokens:
                     return True
         return False
 
     def _any_demand(self) -> bool:
         """Whether a partial match is on the way to reading some provided template."""
-        for nodes in self._demand().readers.values():
-            for node in nodes:
-                if node.left_store.tokens:
-                    return True
+        for tokens in self._demand().stores:
+            if tokens:
+                return True
         return False
 
     def _pass_over(self, act) -> None:
