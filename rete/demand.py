@@ -131,12 +131,16 @@ class OnDemand(SessionState):
         d = self._demand()
         wanted: set = set()
         for t in templates:
-            wanted.update(d.provided.get(t, ()))
-        if not wanted or not self.agenda.live:
+            for p in d.provided.get(t, ()):
+                # (a pending activation is on one of its tokens: a derivation
+                # has few, most often one)
+                for tok in p.tokens:
+                    if tok.activation is not None:
+                        wanted.add(p)
+                        break
+        if not wanted:
             return 0
         stages = tuple(sorted({p.stage_index for p in wanted}))
-        if self.agenda.peek_on_demand(stages, lambda act: act.pnode in wanted) is None:
-            return 0
         halted = self._halted       # (a run clears it: an action may be asking)
         try:
             return self._run_on_demand(stages, wanted)
