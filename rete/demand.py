@@ -91,18 +91,12 @@ class OnDemand(SessionState):
 
     def _demanded(self, pnode: ProductionNode) -> bool:
         """Whether a partial match is on the way to reading what ``pnode`` provides."""
-        readers = self._demand().readers
+        d = self._demand_index
+        readers = (d if d is not None else self._demand()).readers
         for t in pnode.on_demand:
             for tokens in readers.get(t, ()):
                 if tokens:
                     return True
-        return False
-
-    def _any_demand(self) -> bool:
-        """Whether a partial match is on the way to reading some provided template."""
-        for tokens in self._demand().stores:
-            if tokens:
-                return True
         return False
 
     def _pass_over(self, act) -> None:

@@ -582,7 +582,7 @@ class Session(NetworkEditing, Journal, SlotSpecificModify, OnDemand):
             # on-demand productions: passed over in their turn unless demanded;
             # once passed over, fired first when demanded (rete.demand)
             return self._run(allowed, limit, max_firings, d.stages, self._overdue_demanded,
-                             self._any_demand)
+                             d.stores)
         return self._run(allowed, limit, max_firings, (), None, None)
 
     def _run_on_demand(self, stages: tuple, wanted) -> int:
@@ -594,7 +594,8 @@ class Session(NetworkEditing, Journal, SlotSpecificModify, OnDemand):
         """:meth:`run` with the focus worked out: ``allowed``, the stage indices
         to fire from (None: all); ``first``, stage indices of on-demand
         productions whose activations fire before any other when ``pick(act)``
-        (looked for only while ``gate()``, when given, holds)."""
+        (looked for only while one of the token stores ``gate``, when given, is
+        not empty: a reader of what they provide has a partial match)."""
         self._halted = False
         n = 0
         marks = self._marks
@@ -621,7 +622,7 @@ class Session(NetworkEditing, Journal, SlotSpecificModify, OnDemand):
             agenda = self.agenda
             while limit is None or n < limit:
                 act = None
-                if first and (gate is None or gate()):
+                if first and (gate is None or any(gate)):
                     act = agenda.pop_on_demand(first, pick)
                 if act is None:
                     act = agenda.pop(allowed, self if pick is not None else None)
