@@ -14,13 +14,17 @@ fires only when something reads what it provides:
 
 While no one reads them, its activation stays pending: a change of working
 memory that is made and taken back (a move made and unmade at a perft leaf)
-never runs it. When demand holds, the activation fires in its turn (stage,
-salience, strategy) if the run's focus holds its stage; if not, or if the
-demand comes from Python, it fires before anything else. Either way no rule
-fires on, and no caller sees, provided facts older than the facts they are
-derived from, as long as the production's own matches cover what it derives
-from (``fide.check-detection`` matches the ``game`` fact, which every move
-modifies).
+never runs it. When a rule demands it in its turn (stage, salience,
+strategy), it fires then; if its turn comes with no demand, it is passed
+over, and from then on it fires before anything else as soon as a rule
+demands it, in any run, whatever the focus (it would have fired already).
+Python's demand fires it at once. So a rule that reads a provided template
+sees the same facts as if the production fired at every run that reaches
+its stage (``tests/rete/test_on_demand.py`` compares the two on random
+programs of changes, checkpoints, rollbacks and reads), as long as the
+production's own matches cover what it derives from (``fide.check-detection``
+matches the ``game`` fact, which every move modifies). The pass-over is
+journalled, so a rollback restores it with the rest.
 
 A firing on demand belongs to the state it derives from, not to the request
 that asked: if the journal is paused (:meth:`Session.pause_journal`, a
