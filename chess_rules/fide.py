@@ -577,7 +577,9 @@ def _fide_base(shape: BoardShape) -> RuleSet:
              doc="The turn passes to the other side; the fifty-move clock and move number advance.")
         .when(P("move", color=V.c).as_("m"), P("game", turn=V.c).as_("g"))
         .then(Call("turn-advance", V.g, V.m)),
-        Rule("fide.check-detection", stage="post-move", salience=-10,
+        # on demand (rete.demand): worked out when a rule or a caller reads
+        # ``check``, so a move made and taken back unasked never runs it
+        Rule("fide.check-detection", stage="post-move", salience=-10, on_demand="check",
              doc="A royal piece of the side to move that stands attacked is in check.")
         .when(P("game").as_("g"))
         .then(Call("detect-check", V.g)),

@@ -75,6 +75,12 @@ def _fide_section() -> str:
 FIDE_RULINGS = """\
 Rulings for standard chess:
 
+- `fide.check-detection` fires on demand: its activation waits, pending, until
+  a rule or a caller reads `check` (a rule with a partial match that reaches a
+  `check` condition, `is_check()`, `outcome()`, SAN); then it judges the
+  position as it stands. A move made and taken back unread never runs it; a
+  rule that reads `check` while a move is played (three-check's count) sees it
+  judged in its turn, as before.
 - Draws are automatic, not claimed: the fifty-move rule applies when the half-move
   clock reaches 100, threefold repetition when a position (pieces, side to move,
   castling rights and the en-passant targets that can really be taken) occurs the

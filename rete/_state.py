@@ -41,6 +41,11 @@ class SessionState:
     _marks: list[int]
     _mark_times: list[int]
     _horizon: int | None
+    # the journals pause_journal set aside, oldest first (rete.demand)
+    _paused: list[list[tuple] | None]
+    # stage index -> the agenda's sequence number when an on-demand
+    # activation of that stage was last passed over in its turn (rete.demand)
+    _passed: dict[int, int]
     _rolling: bool
     _restore: dict[tuple, tuple] | None
     _rebuilt: dict[tuple, MatchToken] | None

@@ -154,26 +154,74 @@ class Agenda:
             heapify(h)
         self.ndead = 0
 
-    def pop(self, allowed=None) -> Activation | None:
+    def pop(self, allowed=None, demand=None) -> Activation | None:
         """The next activation to fire (and take it off the agenda).
 
         ``allowed``: the stage indices to take from, in ascending order (the
-        run's focus); None for every stage."""
+        run's focus); None for every stage. ``demand``: when given (the
+        session), an activation of an on-demand production (:mod:`rete.demand`)
+        is passed over, and stays pending, unless ``demand._demanded(its
+        production node)``; ``demand._pass_over(it)`` is told."""
         if not self.live:
             return None
         heaps = self.heaps
-        for i in (range(len(heaps)) if allowed is None else allowed):
-            h = heaps[i]
-            while h:
-                act = heappop(h)[-1]
-                if act.dead:
-                    self.ndead -= 1
-                    continue
-                act.dead = True
-                self.live -= 1
-                act.token.activation = None
-                return act
+        held = None
+        try:
+            for i in (range(len(heaps)) if allowed is None else allowed):
+                h = heaps[i]
+                while h:
+                    e = heappop(h)
+                    act = e[-1]
+                    if act.dead:
+                        self.ndead -= 1
+                        continue
+                    if demand is not None and act.pnode.on_demand and \
+                            not demand._demanded(act.pnode):
+                        demand._pass_over(act)
+                        if held is None:
+                            held = []
+                        held.append((h, e))
+                        continue
+                    act.dead = True
+                    self.live -= 1
+                    act.token.activation = None
+                    return act
+            return None
+        finally:
+            if held is not None:
+                for h, e in held:
+                    heappush(h, e)
+
+    def peek_on_demand(self, stages, pick):
+        """The heap entry of the first live activation of an on-demand production
+        in ``stages`` (stage indices, ascending) for which ``pick(activation)``
+        holds, or None; it stays on the agenda."""
+        heaps = self.heaps
+        for i in stages:
+            best = None
+            for e in heaps[i]:
+                act = e[-1]
+                if not act.dead and act.pnode.on_demand and (best is None or e < best) \
+                        and pick(act):
+                    best = e
+            if best is not None:
+                return best
         return None
+
+    def pop_on_demand(self, stages, pick) -> Activation | None:
+        """Take off the agenda the activation :meth:`peek_on_demand` finds."""
+        if not self.live:
+            return None
+        e = self.peek_on_demand(stages, pick)
+        if e is None:
+            return None
+        act = e[-1]
+        # (its entry stays in the heap, dead, as for any removed activation)
+        act.dead = True
+        self.live -= 1
+        self.ndead += 1
+        act.token.activation = None
+        return act
 
     def pending(self) -> list[Activation]:
         """Live activations in firing order."""

@@ -98,12 +98,14 @@ class NetworkEditing(SessionState):
                 f"(stages: {', '.join(self.stages)})")
             err.rule = prod.name            # (as a CompileError names its rule)
             raise err
+        self._demand_index = None
         with self._atomic_network(prod):
             pnode = self.compiler.add_production(prod)
             if self._unblocked:         # gates the facts present settled
                 self._flush_unblocked()
         self._reactive = None
         self._below = {}
+        self._demand_index = None
         return pnode
 
     def replace_production(self, prod: Production | Rule):
@@ -131,6 +133,7 @@ class NetworkEditing(SessionState):
     def _remove_pnode(self, pnode) -> None:
         self._reactive = None
         self._below = {}
+        self._demand_index = None
         pnode.dying = True
         self._destroy(pnode)
         if self._unblocked:

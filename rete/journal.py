@@ -12,7 +12,8 @@ Entries (tuples, first item the kind): ``A`` fact asserted, ``R`` retracted,
 ``M`` modified (old values and timetag), ``N`` matches renewed in place (and
 the slots the network read then), ``F``
 an activation fired, ``D`` a pending match deleted, ``S+``/``S-`` logical
-support given or taken.
+support given or taken, ``O`` an on-demand stage passed over
+(:mod:`rete.demand`).
 """
 from __future__ import annotations
 
@@ -129,10 +130,15 @@ class Journal(SessionState):
         a caller on a hot path (a generator-based context manager costs)."""
         j = self._journal
         self._journal = None
+        # (kept for firings on demand, which belong to the state, not to the
+        # request: rete.demand)
+        self._paused.append(j)
         return j
 
     def resume_journal(self, paused: object) -> None:
         """Record changes again as before :meth:`pause_journal` returned ``paused``."""
+        if self._paused:
+            self._paused.pop()
         self._journal = paused      # type: ignore[assignment]  # (what pause_journal gave)
 
     @contextmanager
@@ -198,6 +204,11 @@ class Journal(SessionState):
                 elif k == "N":
                     if e[1].alive:
                         self._undo_renew(e[1], e[2], e[3])
+                elif k == "O":      # ("O", stage index, what it was): rete.demand
+                    if e[2] is None:
+                        self._passed.pop(e[1], None)
+                    else:
+                        self._passed[e[1]] = e[2]
         finally:
             self._rolling = False
             self._restore = None

@@ -30,6 +30,7 @@ from typing import Any, Callable
 
 from .agenda import Activation
 from .alpha import AlphaMemory
+from .demand import demand_templates
 from .tokens import MatchToken, Token, _bucket, _bucket_add, _bucket_remove
 
 #: Beta nodes are numbered as they are made, so a failed compile can find the
@@ -196,6 +197,8 @@ class ProductionNode(Store):
         self.session = session
         self.agenda = session.agenda
         self.neg_salience = -production.salience
+        # the templates it provides on demand (rete.demand); () fires as usual
+        self.on_demand: tuple = demand_templates(production.meta)
         self.stage_index = 0
         self.bindings: dict = {}
         self.dying = False

@@ -24,6 +24,7 @@ from . import functions as builtin_functions
 from .agenda import Agenda
 from .compiler import Compiler
 from .context import Context, Firing
+from .demand import OnDemand
 from .editing import NetworkEditing
 from .slot_specific import SlotSpecificModify
 from .errors import (ActionError, DuplicateTemplateError, RetractedFactError, RunawayError,
@@ -49,7 +50,7 @@ def _lkey(template: str, vals: dict):
     return k
 
 
-class Session(NetworkEditing, Journal, SlotSpecificModify):
+class Session(NetworkEditing, Journal, SlotSpecificModify, OnDemand):
     """Working memory plus the compiled productions, run by an agenda.
 
     Every change either completes or raises with the session unchanged:
@@ -136,6 +137,11 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
         # (rete.joinorder); "written": every condition as written
         self.join_order = join_order
         self._batch: list = []                # productions being added together
+        # on-demand productions (rete.demand): what they provide and who reads
+        # it, worked out when first needed; the journals pause_journal set aside
+        self._demand_index = None
+        self._paused: list = []
+        self._passed: dict = {}
         self.define_stages(stages)
 
     # ------------------------------------------------------------ declarations
@@ -231,6 +237,7 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
         self.stages = order
         self.stage_index = {s: i for i, s in enumerate(order)}
         self._focus_cache = {}
+        self._demand_index = None
         for pnode in self.productions.values():
             pnode.stage_index = self.stage_index[pnode.production.stage]
         if old_names != order:
@@ -240,7 +247,13 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
 
     def facts_of(self, template: str) -> list[Fact]:
         """The facts of ``template`` in working memory, as a new list (empty for a
-        template that has none, declared or not)."""
+        template that has none, declared or not). Facts that a production
+        provides on demand (:mod:`rete.demand`) are brought up to date first."""
+        d = self._demand_index
+        if d is None:
+            d = self._demand()
+        if template in d.provided:
+            self.demand(template)
         return list(self.by_template.get(template, {}).values())
 
     def _values(self, template: str, values: Mapping | None, slots: Mapping) -> dict:
@@ -562,6 +575,27 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
             allowed = self._focus_cache.get(stages) if stages.__class__ is tuple else None
             if allowed is None:
                 allowed = self._focus(stages)
+        d = self._demand_index
+        if d is None:
+            d = self._demand()
+        if d.provided:
+            # on-demand productions: passed over in their turn unless demanded;
+            # once passed over, fired first when demanded (rete.demand)
+            return self._run(allowed, limit, max_firings, d.stages, self._overdue_demanded,
+                             d.stores)
+        return self._run(allowed, limit, max_firings, (), None, None)
+
+    def _run_on_demand(self, stages: tuple, wanted) -> int:
+        """Fire the pending activations of the production nodes ``wanted`` (a
+        container), which stand in ``stages``, in agenda order."""
+        return self._run((), None, None, stages, lambda act: act.pnode in wanted, None)
+
+    def _run(self, allowed, limit, max_firings, first, pick, gate) -> int:
+        """:meth:`run` with the focus worked out: ``allowed``, the stage indices
+        to fire from (None: all); ``first``, stage indices of on-demand
+        productions whose activations fire before any other when ``pick(act)``
+        (looked for only while one of the token stores ``gate``, when given, is
+        not empty: a reader of what they provide has a partial match)."""
         self._halted = False
         n = 0
         marks = self._marks
@@ -587,13 +621,28 @@ class Session(NetworkEditing, Journal, SlotSpecificModify):
                 gc.disable()
             agenda = self.agenda
             while limit is None or n < limit:
-                act = agenda.pop(allowed)
+                act = None
+                if first and (gate is None or any(gate)):
+                    act = agenda.pop_on_demand(first, pick)
+                if act is None:
+                    act = agenda.pop(allowed, self if pick is not None else None)
                 if act is None:
                     break
                 if max_firings is not None and n >= max_firings:
                     agenda.add(act.pnode, act.token, act.seq)     # (rolled back below)
                     raise RunawayError(act.pnode.production.name, n)
-                self._fire(act)
+                if act.pnode.on_demand and self._paused:
+                    # a firing on demand belongs to the state it derives from:
+                    # recorded where that is, not in the paused request's run
+                    # (rete.demand)
+                    j = self._journal
+                    self._journal = self._paused[0]
+                    try:
+                        self._fire(act)
+                    finally:
+                        self._journal = j
+                else:
+                    self._fire(act)
                 n += 1
                 if self._halted:
                     break

@@ -97,6 +97,8 @@ def memory(g, ep: bool = True, die_order: bool = True) -> dict:
     and auras by their piece's square (fact ids differ after a reload), the
     hooks of pieces already gone left out (dropped at the next move)."""
     s = g.session
+    for t in list(s.templates):
+        s.facts_of(t)       # (derived facts, fide.check-detection's, worked out now)
     where = {f.id: f.values["square"] for f in s.facts_of("piece")}
     out = {}
     for t, facts in s.by_template.items():
