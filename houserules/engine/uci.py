@@ -8,8 +8,10 @@ Commands: ``uci``, ``isready``, ``ucinewgame``, ``setoption name N [value V]``,
 ``infinite``; ``go perft N`` prints the divide as Stockfish does), ``stop``,
 ``quit``, and ``d`` (the position, as ``info string`` lines).
 
-Options: ``UCI_Variant`` (``chess`` or a preset id; the game starts from the
-preset's layout), ``Presets`` (any compatible combination of preset ids,
+Options: ``UCI_Variant`` (``chess``, a preset id, or a variant of the
+built-in variants.ini catalogue such as ``capablanca``, as Fairy-Stockfish
+names them; the game starts from the preset's layout or the variant's start,
+on the variant's board), ``Presets`` (any compatible combination of preset ids,
 commas or spaces apart; when set it replaces UCI_Variant's), ``Config`` (the
 presets' settings in the ``--config`` syntax, ``extinction-chess.target_type=knight``),
 ``Skill Level`` (1..10, see :mod:`houserules.engine.levels`; 10 searches to
@@ -34,6 +36,7 @@ from typing import Callable
 
 import presets
 from chess_rules.game import Game
+from chess_rules.variants import catalogue, load_variant
 from presets.layouts import preferred_layout
 from presets.registry import parse_config_text
 
@@ -121,7 +124,7 @@ class UciEngine:
             v = "dev"
         self.send(f"id name {NAME} {v}")
         self.send(f"id author {AUTHOR}")
-        variants = " ".join("var " + v for v in ["chess"] + _preset_ids())
+        variants = " ".join("var " + v for v in ["chess"] + _preset_ids() + _variant_names())
         self.send(f"option name UCI_Variant type combo default chess {variants}")
         self.send("option name Presets type string default <empty>")
         self.send("option name Config type string default <empty>")
@@ -176,7 +179,7 @@ class UciEngine:
         and the game goes back to their start; a refusal keeps the old ones."""
         variant, text, config = self.variant, self.presets_text, self.config_text
         if key == "uci_variant":
-            if value != "chess" and value not in _preset_ids():
+            if value != "chess" and value not in _preset_ids() + _variant_names():
                 self.info(f"UCI_Variant: no variant {value!r}; kept {self.variant}")
                 return
             variant = value
@@ -186,8 +189,14 @@ class UciEngine:
             config = value
         try:
             ids = _ids(variant, text)
-            settings = parse_config_text(config) if config.strip() else None
-            ruleset = presets.load(*presets.with_requirements(ids), config=settings)
+            if ids == [variant] and variant in _variant_names():
+                if config.strip():
+                    raise ValueError(f"Config sets presets' settings; {variant} is a "
+                                     "variants.ini variant, which has none")
+                ruleset = load_variant(variant)
+            else:
+                settings = parse_config_text(config) if config.strip() else None
+                ruleset = presets.load(*presets.with_requirements(ids), config=settings)
             start = self._start_fen(ruleset)
             game = Game(start, ruleset=ruleset)
         except Exception as e:
@@ -407,6 +416,11 @@ def _budget(params: dict, turn: str) -> float:
 
 def _preset_ids() -> list[str]:
     return [m.id for m in presets.all_presets()]
+
+
+def _variant_names() -> list[str]:
+    """The built-in variants.ini catalogue's variants (none shares a preset's id)."""
+    return [section.name for section in catalogue()]
 
 
 def _ids(variant: str, text: str) -> list[str]:

@@ -151,3 +151,27 @@ def test_a_go_during_a_search_stops_it_first(uci):
         assert uci.cond.wait_for(
             lambda: sum(x.startswith("bestmove") for x in uci.lines) == 2, 30), uci.lines
     assert "info string go: a search was running: stopped" in uci.lines
+
+
+def test_a_catalogue_variant_plays_on_its_own_board(uci):
+    from chess_rules.game import Game
+    uci.send("uci")
+    assert "var capablanca" in uci.wait_for("option name UCI_Variant")
+    uci.send("setoption name UCI_Variant value capablanca",
+             "position startpos moves e2e4 e7e5 c1d3")
+    reference = Game.from_variant("capablanca")
+    for move in ("e2e4", "e7e5", "c1d3"):       # c1: the archbishop, leaping as a knight
+        reference.push(move)
+    assert uci.engine.game.fen() == reference.fen()
+    assert "/10/" in reference.fen()
+    uci.send("go depth 1")
+    best = uci.wait_for("bestmove").split()[1]
+    assert best in reference.legal_uci()
+
+
+def test_config_on_a_catalogue_variant_is_refused_and_the_rules_kept(uci):
+    uci.send("setoption name UCI_Variant value capablanca", "position startpos")
+    fen = uci.engine.game.fen()
+    uci.send("setoption name Config value extinction-chess.target_type=knight")
+    assert any("Config" in x and "kept the previous rules" in x for x in uci.lines)
+    assert uci.engine.game.fen() == fen
