@@ -286,6 +286,19 @@ def test_dice_no_legal_turn_can_spend_are_dimmed(page):
     expect(page.locator(".die.dim")).to_have_attribute("data-type", "bishop")
 
 
+def test_a_capablanca_game_is_started_from_the_catalogue_and_its_chancellor_moves(page, shots):
+    page.select_option("#catalogue-variant", "capablanca")
+    expect(page.locator("#rules-name")).to_contain_text("capablanca")
+    expect(page.locator("[data-square]")).to_have_count(80)
+    expect(page.locator('[data-piece="h1"]')).to_have_attribute("data-type", "chancellor")
+    drag(page, "h1", "i3")
+    expect(moves(page)).to_contain_text("Ci3")
+    expect(moves(page)).to_contain_text("piece.chancellor-move")
+    expect(page.locator('[data-piece="i3"]')).to_have_attribute("data-type", "chancellor")
+    expect(page.locator('[data-piece="h1"]')).to_have_count(0)
+    page.screenshot(path=shots / "capablanca.png")
+
+
 def test_the_showcase_screenshot(page, shots):
     """The README's picture: a game under a preset, the rule of every move, a
     hovered square's explanation and a refusal."""
