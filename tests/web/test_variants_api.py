@@ -143,3 +143,15 @@ def test_a_king_in_check_is_named_on_the_variants_board(client):
     g = new(client, variant="capablanca", fen="9k/10/10/10/10/10/10/K8R b - - 0 1")
     assert g["check"] == ["j8"]
     assert {m["uci"] for m in g["legal"]} == {"j8i8", "j8i7"}
+
+
+def test_games_of_other_variants_started_between_moves_change_nothing(client):
+    g = new(client, variant="capablanca")
+    ref = Game.from_variant("capablanca")
+    for uci, other in (("c1b3", {}), ("c8d6", {"variant": "grasshopper"}),
+                       ("h1i3", {"variant": "dice"})):
+        new(client, **other)            # another game starts: its own pieces' letters
+        g = act(client, g, "moves", {"move": uci})
+        ref.push(uci)
+    same_as(g, ref)
+    assert [h["san"] for h in g["history"]] == ["Ab3", "Ad6", "Ci3"]
