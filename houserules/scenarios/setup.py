@@ -113,13 +113,12 @@ def _edit_board(text: str, place, remove) -> str:
     fields = text.split()
     rows = fields[0].split("/") if fields else []
     board: list[str | None] = []
-    width = None
-    for row in reversed(rows):          # rank 1 first
+    width = 0
+    for i, row in enumerate(reversed(rows)):          # rank 1 first
         cells: list[str | None] = []
         for empty, letter in re.findall(r"(\d+)|(\D)", row):
             cells += [None] * int(empty) if empty else [letter]
-        if width is None:
-            width = len(cells)
+        width = width if i else len(cells)
         if len(cells) != width or not width:
             return text
         board += cells

@@ -93,6 +93,9 @@ def shots(tmp_path_factory) -> Path:
 
 
 def center(page, square: str) -> tuple[float, float]:
+    # (the rules column is taller than the window: ticking a preset low in it
+    # scrolls the board away, and the mouse works on what is in view)
+    page.locator("#board").scroll_into_view_if_needed()
     box = page.locator(f'[data-square="{square}"]').bounding_box()
     assert box is not None, square
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2

@@ -411,7 +411,9 @@ async function start() {
   catalog = await api("GET", "/api/catalog");
   for (const l of catalog.layouts) $("layout").append(new Option(`${l.name} \u2014 ${l.description}`, l.id));
   for (const v of catalog.variants) {
-    $("catalogue-variant").append(new Option(`${v.name} (${v.files}x${v.ranks}) \u2014 ${v.description}`, v.name));
+    const option = new Option(`${v.name} (${v.files}x${v.ranks})`, v.name);
+    option.title = v.description;
+    $("catalogue-variant").append(option);
   }
   for (let i = 1; i <= catalog.limits.max_level; i++) $("level").append(new Option(String(i), String(i), i === 3, i === 3));
   const byCategory = new Map();
