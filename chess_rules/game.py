@@ -783,7 +783,7 @@ class Game:
         """Whether ``move`` (UCI text or :class:`Move`) is legal now; text that is
         not UCI is not a legal move."""
         try:
-            u = _uci_of(move)
+            u = _uci_of(move, self.ruleset.shape)
         except MoveParseError:
             return False
         return any(m.uci() == u for m in self._legal())

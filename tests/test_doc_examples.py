@@ -69,7 +69,7 @@ def _fenced_blocks(text: str):
 
 
 def _scenario_blocks():
-    for rel in ["README.md", "docs/scenario-language.md"]:
+    for rel in ["README.md", "docs/scenario-language.md", "docs/fairy.md"]:
         text = (ROOT / rel).read_text(encoding="utf-8")
         for n, (info, block) in enumerate(_fenced_blocks(text)):
             if not info and re.search(r'^\s*scenario "', block, re.M):

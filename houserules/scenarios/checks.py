@@ -13,7 +13,9 @@ from rete.errors import ReteError
 
 from .model import Arg, Expectation, Scenario, ScenarioError, ScenarioFailure, Step, scenario_error
 
-UCI_RE = re.compile(r"^[a-h][1-8][a-h][1-8][a-zA-Z]?$")
+#: a UCI move's shape on a board of any size (a1 .. l10); the parser checks
+#: its squares are on the scenario's board
+UCI_RE = re.compile(r"^[a-l](?:10|[1-9])[a-l](?:10|[1-9])[a-zA-Z]?$")
 
 #: What the rules raise while a statement runs: a test or an action that raised
 #: (``MatchError``, ``ActionError``), or a chess error no statement expects.
@@ -182,7 +184,9 @@ class ScenarioRunner:
 
     def expect_ep(self, e: Expectation) -> None:
         want = sorted(a.text for a in e.args)
-        got = sorted(SQUARE_NAMES[s] for s in self.board().ep_squares())
+        g = self.board()
+        names = g.ruleset.shape.square_names if hasattr(g, "ruleset") else SQUARE_NAMES
+        got = sorted(names[s] for s in g.ep_squares())
         if want != got:
             self.fail(e, f"en-passant targets: {' '.join(want) or 'none'}",
                       f"en-passant targets: {' '.join(got) or 'none'}")

@@ -85,6 +85,7 @@ class Setup:
     config_loc: Loc | None = None
     config_args: list[Arg] = field(default_factory=list)   # each PRESET.KEY=VALUE word
     marks: list[str] = field(default_factory=list)   # pytest markers, e.g. slow
+    variant: Arg | None = None          # a variant of the catalogue: its rules and board
 
     @property
     def is_dice(self) -> bool:

@@ -3,13 +3,17 @@
 The grammar is ``scenario.lark`` (LALR, contextual lexer); a lark
 :class:`~lark.Transformer` turns the tree into plain dataclasses and checks the
 arguments (squares, UCI moves, piece letters, numbers), so that a bad one is
-reported as a :class:`ScenarioError` at its own line and column.
+reported as a :class:`ScenarioError` at its own line and column. Squares are
+read on the scenario's board: 8x8, or that of the variant its ``variant``
+line names (``j8`` on Capablanca's 10x8, ``a10`` on Grand's 10x10); they are
+checked once the scenario's setup is read, wherever the ``variant`` line is.
 """
 from __future__ import annotations
 
 import json
 import os
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import cast
@@ -20,18 +24,56 @@ from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInpu
 
 from chess_rules.errors import ArgumentError
 from chess_rules.notation import san_readable
-from chess_rules.squares import LETTER_TO_PIECE, SQUARE_NAMES
+from chess_rules.shape import STANDARD, BoardShape
+from chess_rules.squares import LETTER_TO_PIECE
+from chess_rules.variants import catalogue, load_variant
 from rete.loading import read_text_file
 
 from .model import Arg, Expectation, Loc, Scenario, ScenarioError, Setup, Step
 
 GRAMMAR = Path(__file__).with_name("scenario.lark")
 UCI_RE = re.compile(r"^[a-h][1-8][a-h][1-8][a-zA-Z]?$")
+# the shapes of squares, UCI moves and SAN on a board of any size (a1 .. l10)
+WIDE_SQUARE = r"[a-l](?:10|[1-9])"
+WIDE_UCI_RE = re.compile(rf"^({WIDE_SQUARE})({WIDE_SQUARE})([a-zA-Z]?)$")
+WIDE_SAN_RE = re.compile(
+    rf"([A-Z])?([a-l])?(10|[1-9])?[-x]?({WIDE_SQUARE})(=[a-zA-Z]|[A-Z]|[nbrqk])?[+#]?[!?]*")
 SETUP_KINDS = {"presets", "config", "fen", "layout", "place", "remove", "rules", "modifier",
-               "ruleset", "dfen", "mark"}
+               "ruleset", "dfen", "mark", "variant"}
+FIDE_LETTERS = frozenset("PNBRQKpnbrqk")
 MARK_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 FACES = {"1", "2", "3", "4", "5", "6"}
 GLUED_HASH = "a '#' starts a comment only where a word would (put a space before it)"
+
+
+@dataclass(frozen=True)
+class _Board:
+    """The board a scenario's squares are read on: 8x8, or a variant's."""
+
+    variant: str | None
+    shape: BoardShape
+    letters: frozenset[str] | None     # None: the letters positions read now
+
+    @property
+    def squares(self) -> str:
+        last = self.shape.square_names[-1]
+        if self.variant is None:
+            return f"squares are a1..{last}"
+        return f"squares of {self.variant}'s {self.shape} are a1..{last}"
+
+    def has_letter(self, letter: str) -> bool:
+        return letter in (LETTER_TO_PIECE if self.letters is None else self.letters)
+
+
+def _variant_board(name: str) -> _Board:
+    rules = load_variant(name)
+    letters = set(FIDE_LETTERS)
+    for letter, _ in rules.config.get("pieces", {}).values():
+        letters |= {letter.upper(), letter.lower()}
+    return _Board(name, rules.shape, frozenset(letters))
+
+
+STANDARD_BOARD = _Board(None, STANDARD, None)
 
 
 class _GluedKeyword(Exception):
@@ -251,6 +293,8 @@ class _Build(Transformer):
     def __init__(self, file: str):
         super().__init__()
         self.file = file
+        # checks of squares and letters that wait for the scenario's board
+        self._later: list = []
 
     # helpers ---------------------------------------------------------------
     def _loc(self, meta) -> Loc:
@@ -271,18 +315,50 @@ class _Build(Transformer):
         return [_arg(self.file, t) for t in toks]
 
     def _square(self, tok) -> str:
+        """The square's name; whether it is on the board is checked with the
+        scenario (:meth:`_on_board`)."""
         s = str(tok)
-        if s not in SQUARE_NAMES:
-            raise self._err(f"bad square {s!r} (squares are a1..h8)", tok)
+
+        def check(board: _Board) -> None:
+            if s not in board.shape.square_names:
+                raise self._err(f"bad square {s!r} ({board.squares})", tok)
+        self._later.append(check)
         return s
 
     def _uci(self, tok) -> Arg:
         s = str(tok)
-        if not UCI_RE.match(s):
+        m = WIDE_UCI_RE.match(s)
+        if not m:
             raise self._err(f"bad UCI move {s!r} (e.g. e2e4, e7e8q)", tok)
-        if len(s) == 5:
-            s = s[:4] + s[4].lower()
+        self._later.append(lambda board: self._uci_on(board, s, m, tok))
+        if m.group(3):
+            s = s[:-1] + s[-1].lower()
         return Arg(s, Loc(self.file, tok.line, tok.column))
+
+    def _uci_on(self, board: _Board, s: str, m, tok) -> None:
+        if board.variant is None:
+            if not UCI_RE.match(s):
+                raise self._err(f"bad UCI move {s!r} (e.g. e2e4, e7e8q)", tok)
+            return
+        for sq in m.group(1, 2):
+            if sq not in board.shape.square_names:
+                raise self._err(f"bad UCI move {s!r}: {sq} is not on the board "
+                                f"({board.squares})", tok)
+
+    def _on_board(self, board: _Board) -> None:
+        """Run the checks that waited for the scenario's board, in file order."""
+        later, self._later = self._later, []
+        for check in later:
+            check(board)
+
+    def _board(self, variant: Arg | None) -> _Board:
+        if variant is None:
+            return STANDARD_BOARD
+        names = [s.name for s in catalogue()]
+        if variant.text not in names:
+            raise self._err(f"unknown variant {variant.text!r} (the catalogue's: "
+                            f"{', '.join(names)})", variant)
+        return _variant_board(variant.text)
 
     def _int(self, tok, what: str, minimum: int = 0) -> Arg:
         s = str(tok)
@@ -295,8 +371,14 @@ class _Build(Transformer):
 
     def _piece(self, tok) -> tuple[str, str]:
         s = str(tok)
-        if len(s) != 3 or s[0] not in LETTER_TO_PIECE:
-            raise self._err(f"bad piece placement {s!r} (a FEN letter and a square, e.g. Qd4 or ke8)", tok)
+        bad = f"bad piece placement {s!r} (a FEN letter and a square, e.g. Qd4 or ke8)"
+        if len(s) not in (3, 4) or not (s[0].isascii() and s[0].isalpha()):
+            raise self._err(bad, tok)
+
+        def check(board: _Board) -> None:
+            if not board.has_letter(s[0]):
+                raise self._err(bad, tok)
+        self._later.append(check)
         return s[0], self._square(Token("WORD", s[1:], line=tok.line, column=tok.column + 1))
 
     def _faces(self, toks) -> list[Arg] | None:
@@ -349,6 +431,12 @@ class _Build(Transformer):
                 loc = (setup.place or setup.remove)[0][-1]
                 raise ScenarioError("place/remove cannot be used with 'dfen'", self.file,
                                     loc.line, loc.column)
+        if setup.variant is not None:
+            for what, val in (("ruleset", setup.ruleset), ("dfen", setup.dfen)):
+                if val is not None:
+                    raise self._err(f"a scenario plays either a 'variant' or a '{what}', "
+                                    f"not both", val)
+        self._on_board(self._board(setup.variant))
         return Scenario(name, self.file, meta.line, setup, body, meta.column)
 
     def _add_setup(self, s: Setup, kind: str, loc: Loc, payload) -> None:
@@ -364,6 +452,9 @@ class _Build(Transformer):
                 s.config.setdefault(pid, {})[key] = val
                 s.config_args.append(arg)
             s.config_loc = s.config_loc or loc
+        elif kind == "variant":
+            once("variant")
+            s.variant = payload
         elif kind == "ruleset":
             once("ruleset")
             s.ruleset = payload
@@ -446,6 +537,10 @@ class _Build(Transformer):
         return ("rules", self._loc(meta), _arg(self.file, toks[0]))
 
     @v_args(meta=True)
+    def variant(self, meta, toks):
+        return ("variant", self._loc(meta), _arg(self.file, toks[0]))
+
+    @v_args(meta=True)
     def ruleset(self, meta, toks):
         return ("ruleset", self._loc(meta), _arg(self.file, toks[0]))
 
@@ -459,11 +554,21 @@ class _Build(Transformer):
     def move(self, meta, toks):
         for t in toks:
             w = str(t)
-            if not (UCI_RE.match(w) or san_readable(w)):
-                shown = w if len(w) <= 24 else w[:20] + "..."
-                raise self._err(f"bad move {shown!r} (UCI such as e2e4 or e7e8q, or SAN "
-                                f"such as Nf3, exd5, e8=Q or O-O)", t)
+            shown = w if len(w) <= 24 else w[:20] + "..."
+            bad = (f"bad move {shown!r} (UCI such as e2e4 or e7e8q, or SAN such as Nf3, "
+                   f"exd5, e8=Q or O-O)")
+            if not (WIDE_UCI_RE.match(w) or san_readable(w) or WIDE_SAN_RE.fullmatch(w)):
+                raise self._err(bad, t)
+            self._later.append(lambda board, w=w, t=t, bad=bad: self._move_on(board, w, t, bad))
         return ("step", None, Step("move", self._args(toks), self._loc(meta)))
+
+    def _move_on(self, board: _Board, w: str, tok, bad: str) -> None:
+        m = WIDE_UCI_RE.match(w)
+        if board.variant is None:
+            if not (UCI_RE.match(w) or san_readable(w)):
+                raise self._err(bad, tok)
+        elif m:
+            self._uci_on(board, w, m, tok)
 
     @v_args(meta=True)
     def end_turn(self, meta, toks):

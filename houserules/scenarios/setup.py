@@ -2,10 +2,10 @@
 where to point when the setup is refused."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from chess_rules.errors import ChessError
-from chess_rules.squares import parse_square
 
 from rete.errors import ReteError
 
@@ -24,6 +24,12 @@ def build_ruleset(sc: Scenario, base=None):
     """The rule set a scenario's setup describes, over ``base`` (FIDE when None;
     typed errors propagate). ``base`` itself is never changed."""
     s = sc.setup
+    if s.variant is not None:
+        if base is not None:
+            raise scenario_error("this scenario names its variant ('variant'); "
+                                 "run_scenario(ruleset=...) cannot stand in for it", s.variant)
+        from chess_rules.variants import load_variant
+        base = load_variant(s.variant.text)
     if s.ruleset is not None:
         if base is not None:
             raise scenario_error("this scenario names its own rule set ('ruleset'); "
@@ -98,34 +104,39 @@ def blame_edits(sc: Scenario, e: Exception, ruleset) -> None:
 
 
 def _edit_board(text: str, place, remove) -> str:
-    """``text`` with the ``place`` and ``remove`` edits made in the order written.
-    A board that is not eight ranks of eight squares is left as it is: reading
-    the position refuses it (a ``FenError`` naming the field, which ``expect
-    refused FenError`` expects)."""
+    """``text`` with the ``place`` and ``remove`` edits made in the order written,
+    on a board of any size (its ranks and files read from the text: runs of
+    empty squares of one or two digits). A board whose ranks differ in length,
+    or an edit off it, leaves the text as it is: reading the position refuses
+    it (a ``FenError`` naming the field, which ``expect refused FenError``
+    expects)."""
     fields = text.split()
     rows = fields[0].split("/") if fields else []
-    if len(rows) != 8:
-        return text
     board: list[str | None] = []
-    for row in reversed(rows):          # rank 1 first
+    width = 0
+    for i, row in enumerate(reversed(rows)):          # rank 1 first
         cells: list[str | None] = []
-        for ch in row:
-            if ch.isdigit():
-                cells += [None] * int(ch)
-            else:
-                cells.append(ch)
-        if len(cells) != 8:
+        for empty, letter in re.findall(r"(\d+)|(\D)", row):
+            cells += [None] * int(empty) if empty else [letter]
+        width = width if i else len(cells)
+        if len(cells) != width or not width:
             return text
         board += cells
+    height = len(rows)
+    if not height:
+        return text
     edits = [(loc.line, loc.column, sq, None) for sq, loc in remove] + \
         [(loc.line, loc.column, sq, letter) for letter, sq, loc in place]
     for _, _, sq, letter in sorted(edits, key=lambda e: (e[0], e[1])):
-        board[parse_square(sq)] = letter
+        file, rank = ord(sq[0]) - ord("a"), int(sq[1:]) - 1
+        if not (0 <= file < width and 0 <= rank < height):
+            return text
+        board[file + width * rank] = letter
     out = []
-    for rank in range(7, -1, -1):
+    for rank in range(height - 1, -1, -1):
         row, empty = "", 0
-        for f in range(8):
-            c = board[rank * 8 + f]
+        for f in range(width):
+            c = board[rank * width + f]
             if c is None:
                 empty += 1
                 continue

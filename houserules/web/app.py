@@ -24,7 +24,7 @@ from . import players
 from .body_limit import BodyLimit
 from .errors import NotFoundError, NotNowError, PlaygroundError, TooLongError
 from .limits import Limits, TimeLimitError, run_limited
-from .rules import RulesChoice, check_presets, layout_table
+from .rules import RulesChoice, check_presets, layout_table, variant_table
 from .schemas import (BotRequest, Catalog, Composition, CompositionAnswer, ErrorBody,
                       Explanation, FenRequest, GameState, MoveRequest, NewGame, Pgn,
                       RollRequest, SquareInfo)
@@ -94,8 +94,9 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     @app.get("/api/catalog", response_model=Catalog, tags=["rules"])
     def catalog() -> dict:
         """The presets (with what each requires, what it cannot go with and why, and
-        its settings' JSON schema), the layouts, the engine and the server's limits."""
-        return {"presets": preset_table(), "layouts": layout_table(),
+        its settings' JSON schema), the layouts, the catalogue's variants (with
+        their boards), the engine and the server's limits."""
+        return {"presets": preset_table(), "layouts": layout_table(), "variants": variant_table(),
                 "engine": players.ENGINE, "limits": vars(limits)}
 
     @app.post("/api/compose", response_model=CompositionAnswer, tags=["rules"])

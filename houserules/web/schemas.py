@@ -17,7 +17,9 @@ class _Request(BaseModel):
 class NewGame(_Request):
     """The rules and the start of a new game."""
 
-    variant: Literal["chess", "dice"] = "chess"
+    variant: Id = Field("chess", description="'chess', 'dice' (Dice Chess), or a variant of "
+                                             "the catalogue (GET /api/catalog: 'capablanca', "
+                                             "'gardner', ...), which starts from its own position")
     layout: Id | None = Field(None, description="a layout id (GET /api/catalog); default: "
                                                 "the first preset's preferred layout")
     presets: list[Id] = Field(default_factory=list, max_length=40,
@@ -205,6 +207,13 @@ class PresetInfo(BaseModel):
     preferred_layout: str | None
 
 
+class VariantInfo(BaseModel):
+    name: str
+    description: str
+    files: int
+    ranks: int
+
+
 class LayoutInfo(BaseModel):
     id: str
     name: str
@@ -226,5 +235,6 @@ class LimitsInfo(BaseModel):
 class Catalog(BaseModel):
     presets: list[PresetInfo]
     layouts: list[LayoutInfo]
+    variants: list[VariantInfo]
     engine: str
     limits: LimitsInfo

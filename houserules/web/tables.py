@@ -23,7 +23,6 @@ from typing import Callable, TypeVar
 from chess_rules.errors import ChessError, FenError, IllegalMoveError, MoveParseError
 from chess_rules.game import Game
 from chess_rules.explain import Explanation
-from chess_rules.squares import square_name
 from rete.errors import ReteError
 
 from . import players
@@ -273,7 +272,7 @@ class ChessTable(Table):
             "variant": "chess", "turn": g.turn, "fen": g.fen(),
             "board": board_view(g), "legal": [] if out else self._legal(),
             "last_move": self._last(),
-            "check": [square_name(s) for s in checks if isinstance(s, int)],
+            "check": [g.ruleset.shape.square_name(s) for s in checks if isinstance(s, int)],
             "history": list(self.history),
             "outcome": outcome_dict(out), "dice": None,
         }

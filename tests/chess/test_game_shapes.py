@@ -149,6 +149,16 @@ def test_explain_names_the_boards_squares():
         game.push("i1i5")
 
 
+def test_is_legal_reads_moves_on_the_rule_sets_board():
+    for name in ("capablanca", "grand", "gardner"):
+        game = Game.from_variant(name)
+        legal = game.legal_uci()
+        assert all(game.is_legal(u) for u in legal)
+        # a move on the board no rule makes, and one off the board
+        assert not game.is_legal(legal[0][:2] + legal[0][:2])
+        assert not game.is_legal("a1m1")
+
+
 def test_a_position_of_another_board_is_refused():
     rules = rules_on(10, 8)
     with pytest.raises(FenError):

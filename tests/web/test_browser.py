@@ -93,6 +93,9 @@ def shots(tmp_path_factory) -> Path:
 
 
 def center(page, square: str) -> tuple[float, float]:
+    # (the rules column is taller than the window: ticking a preset low in it
+    # scrolls the board away, and the mouse works on what is in view)
+    page.locator("#board").scroll_into_view_if_needed()
     box = page.locator(f'[data-square="{square}"]').bounding_box()
     assert box is not None, square
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
@@ -284,6 +287,19 @@ def test_dice_no_legal_turn_can_spend_are_dimmed(page):
     expect(page.locator(".die")).to_have_count(3)
     expect(page.locator(".die.dim")).to_have_count(1)
     expect(page.locator(".die.dim")).to_have_attribute("data-type", "bishop")
+
+
+def test_a_capablanca_game_is_started_from_the_catalogue_and_its_chancellor_moves(page, shots):
+    page.select_option("#catalogue-variant", "capablanca")
+    expect(page.locator("#rules-name")).to_contain_text("capablanca")
+    expect(page.locator("[data-square]")).to_have_count(80)
+    expect(page.locator('[data-piece="h1"]')).to_have_attribute("data-type", "chancellor")
+    drag(page, "h1", "i3")
+    expect(moves(page)).to_contain_text("Ci3")
+    expect(moves(page)).to_contain_text("piece.chancellor-move")
+    expect(page.locator('[data-piece="i3"]')).to_have_attribute("data-type", "chancellor")
+    expect(page.locator('[data-piece="h1"]')).to_have_count(0)
+    page.screenshot(path=shots / "capablanca.png")
 
 
 def test_the_showcase_screenshot(page, shots):

@@ -375,15 +375,21 @@ function chosenConfig() {
   return config;
 }
 
+// 'dice', a variant of the catalogue (which starts from its own position), or 'chess'
+function chosenVariant() {
+  const kind = document.querySelector("input[name=variant]:checked").value;
+  return kind === "dice" ? kind : ($("catalogue-variant").value || kind);
+}
+
 async function newGame(extra = {}) {
   const body = {
-    variant: document.querySelector("input[name=variant]:checked").value,
+    variant: chosenVariant(),
     presets: chosenPresets(),
     config: chosenConfig(),
     ...extra,
   };
   const layout = $("layout").value;
-  if (layout) body.layout = layout;
+  if (layout && !$("catalogue-variant").value) body.layout = layout;
   const rules = $("rules-text").value;
   if (rules.trim()) body.rules = rules;
   try {
@@ -404,6 +410,11 @@ async function newGame(extra = {}) {
 async function start() {
   catalog = await api("GET", "/api/catalog");
   for (const l of catalog.layouts) $("layout").append(new Option(`${l.name} \u2014 ${l.description}`, l.id));
+  for (const v of catalog.variants) {
+    const option = new Option(`${v.name} (${v.files}x${v.ranks})`, v.name);
+    option.title = v.description;
+    $("catalogue-variant").append(option);
+  }
   for (let i = 1; i <= catalog.limits.max_level; i++) $("level").append(new Option(String(i), String(i), i === 3, i === 3));
   const byCategory = new Map();
   for (const p of catalog.presets) {
@@ -461,7 +472,19 @@ async function start() {
   $("end-turn").onclick = () => run(async () => {
     if (await act("end-turn")) await engineReplies();
   });
-  for (const r of document.querySelectorAll("input[name=variant]")) r.onchange = () => run(() => newGame());
+  for (const r of document.querySelectorAll("input[name=variant]")) {
+    r.onchange = () => run(() => {
+      if (r.value === "dice") $("catalogue-variant").value = "";
+      $("layout").disabled = false;
+      return newGame();
+    });
+  }
+  $("catalogue-variant").onchange = () => run(() => {
+    // a catalogue variant is chess on its own board, from its own start
+    if ($("catalogue-variant").value) document.querySelector("input[name=variant][value=chess]").checked = true;
+    $("layout").disabled = Boolean($("catalogue-variant").value);
+    return newGame();
+  });
   await newGame();
   document.body.dataset.ready = "true";
 }
