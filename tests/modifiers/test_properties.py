@@ -108,8 +108,24 @@ def node(hp, depth):
 
 
 def descriptors(hp=False):
+    """Valid descriptors: nesting can pass the count limit, and such a one is
+    refused for its count, so it is left out."""
     return st.builds(lambda ps: {"version": 1, "id": "prop", "primitives": ps},
-                     st.lists(node(hp, MAX_RECURSION_DEPTH), min_size=1, max_size=5))
+                     st.lists(node(hp, MAX_RECURSION_DEPTH), min_size=1, max_size=5)
+                     ).filter(lambda d: _count(d["primitives"]) <= MAX_PRIMITIVE_COUNT)
+
+
+def _count(nodes) -> int:
+    """Primitive nodes in a raw list, nested ones included."""
+    n = 0
+    for node_ in nodes:
+        n += 1
+        prm = node_["params"]
+        if node_["kind"] in TRIGGER_KINDS:
+            n += _count(prm["primitives"])
+        elif node_["kind"] == "conditional":
+            n += _count(prm["then"]) + _count(prm["else"])
+    return n
 
 
 def check_invariants(g: Game, hp: bool) -> None:
