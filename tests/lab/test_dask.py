@@ -104,7 +104,13 @@ def _lab_run(db, scheduler, games):
          "--db", str(db),
          "--scheduler", scheduler, "--no-progress"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-        text=True, start_new_session=True)
+        text=True, start_new_session=True, preexec_fn=_interruptible)
+
+
+def _interruptible():
+    """Ctrl-C as at a terminal: a background job (CI runs one suite so) starts
+    its children with SIGINT ignored, and a program keeps what it inherits."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _wait_for_games(proc, db, count):

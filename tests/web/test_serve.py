@@ -19,9 +19,15 @@ from houserules.cli import main  # noqa: E402
 SERVE = [sys.executable, "-m", "houserules", "serve"]
 
 
+def _interruptible():
+    """Ctrl-C as at a terminal: a background job (CI runs one suite so) starts
+    its children with SIGINT ignored, and a program keeps what it inherits."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_serve_prints_its_address_serves_the_api_and_stops_on_ctrl_c():
     proc = subprocess.Popen(SERVE + ["--port", "0"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, preexec_fn=_interruptible)
     try:
         line = proc.stdout.readline()
         match = re.fullmatch(r"houserules playground: (http://127\.0\.0\.1:\d+)/  "
