@@ -17,26 +17,10 @@ from chess_rules.game import Game  # noqa: E402
 from houserules.web import Limits, create_app  # noqa: E402
 from presets.registry import preset_table  # noqa: E402
 
+from .api_calls import act, client, new  # noqa: E402,F401  (client: a fixture)
+
 ROOT = Path(__file__).resolve().parents[2]
 CASTLE_THROUGH_CHECK = "4kr2/8/8/8/8/8/8/4K2R w K - 0 1"
-
-
-@pytest.fixture
-def client():
-    with TestClient(create_app()) as c:
-        yield c
-
-
-def new(client, **body) -> dict:
-    r = client.post("/api/games", json=body)
-    assert r.status_code == 201, r.text
-    return r.json()
-
-
-def act(client, game: dict, path: str, body=None, status: int = 200) -> dict:
-    r = client.post(f"/api/games/{game['id']}/{path}", json=body)
-    assert r.status_code == status, r.text
-    return r.json()
 
 
 def state(client, game: dict) -> dict:

@@ -8,30 +8,11 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient  # noqa: E402
-
 from chess_rules.game import Game  # noqa: E402
 from chess_rules.variants import catalogue, load_variant  # noqa: E402
-from houserules.web import create_app  # noqa: E402
 from presets.registry import load  # noqa: E402
 
-
-@pytest.fixture
-def client():
-    with TestClient(create_app()) as c:
-        yield c
-
-
-def new(client, **body) -> dict:
-    r = client.post("/api/games", json=body)
-    assert r.status_code == 201, r.text
-    return r.json()
-
-
-def act(client, game: dict, path: str, body=None, status: int = 200) -> dict:
-    r = client.post(f"/api/games/{game['id']}/{path}", json=body)
-    assert r.status_code == status, r.text
-    return r.json()
+from .api_calls import act, client, new  # noqa: E402,F401  (client: a fixture)
 
 
 def legal_by_rule(game: Game) -> dict[str, str]:
